@@ -1,0 +1,218 @@
+"""The game-record format shared by every game: PGN-style tag pairs, then movetext.
+
+    [Game "Onyx"]
+    [Board "12"]
+    [Result "1-0"]
+
+    1. F6 G5 2. D4 {a comment} 2... E7* 3. DE910 1-0
+
+Movetext is a sequence of move numbers (`3.` or `3...`, optional, ignored when read),
+comments in braces, moves, and a result token at the end. A move is either one token
+(`F6`, `DE910*`, `swap`) or, for games whose moves name their actor or contain spaces,
+`Label: words ... ;` (the label names a seat, the dealer is `Dealer`). The full grammar
+is in notation/README.md. This module is pure syntax: what the moves mean is the
+engine's business (pbem.engines.records).
+
+`format_record(parse_record(text)) == text` for text in the layout `format_record`
+writes, and `parse_record(format_record(r)) == r` for every record whose comments are
+written with single spaces (white space inside a comment is folded when read).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+LINE_WIDTH = 79
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_NUMBER = re.compile(r"\d+\.(\.\.)?$")
+_RESULT = re.compile(r"(\*|\d+(/\d+)?(-\d+(/\d+)?)+)$")
+_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*:$")
+
+
+class RecordSyntaxError(ValueError):
+    """The text is not a record; the message names the line and what was expected."""
+
+
+@dataclass
+class Move:
+    """One move as written: its text, the seat label if given, comments after it."""
+
+    text: str
+    actor: str | None = None
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    result: str = "*"
+    comments: list[str] = field(default_factory=list)  # before the first move
+    numbered: bool = False
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
+
+    def tag_dict(self) -> dict[str, str]:
+        return dict(self.tags)
+
+    def set_tag(self, name: str, value: str) -> None:
+        for index, (key, _) in enumerate(self.tags):
+            if key == name:
+                self.tags[index] = (name, value)
+                return
+        self.tags.append((name, value))
+
+
+# -- reading -----------------------------------------------------------------------------
+
+def parse_record(text: str) -> Record:
+    """Read one record; raises RecordSyntaxError naming the line at fault."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    record = Record()
+    index = 0
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    while index < len(lines) and lines[index].lstrip().startswith("["):
+        match = _TAG.match(lines[index].strip())
+        if not match:
+            raise RecordSyntaxError(f"line {index + 1}: a tag is written [Name \"value\"], "
+                                    f"not {lines[index].strip()!r}")
+        record.tags.append((match.group(1), _unescape(match.group(2))))
+        index += 1
+    if not record.tags:
+        raise RecordSyntaxError("line 1: a record starts with tag pairs such as [Game \"Onyx\"]")
+    _read_movetext(record, lines[index:], first_line=index + 1)
+    return record
+
+
+def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
+    tokens = _tokens(lines, first_line)
+    result = None
+    position = 0
+    while position < len(tokens):
+        line, token = tokens[position]
+        position += 1
+        if result is not None:
+            raise RecordSyntaxError(f"line {line}: {token!r} after the result {result!r}")
+        if token.startswith("{"):
+            target = record.moves[-1].comments if record.moves else record.comments
+            target.append(token[1:-1])
+        elif _NUMBER.match(token):
+            record.numbered = True
+        elif _RESULT.match(token):
+            result = token
+        elif _LABEL.match(token):
+            words = []
+            while position < len(tokens) and tokens[position][1] != ";":
+                if tokens[position][1].startswith("{"):
+                    raise RecordSyntaxError(f"line {tokens[position][0]}: a comment inside "
+                                            f"the move of {token[:-1]}; end the move with ';'")
+                words.append(tokens[position][1])
+                position += 1
+            if position == len(tokens) or not words:
+                raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs its "
+                                        f"text and a closing ';'")
+            position += 1  # the ';'
+            record.moves.append(Move(" ".join(words), actor=token[:-1]))
+        elif token == ";":
+            raise RecordSyntaxError(f"line {line}: ';' ends a move written 'Label: text;' "
+                                    f"but no such move is open")
+        else:
+            record.moves.append(Move(token))
+    if result is None:
+        raise RecordSyntaxError("the movetext must end with a result: 1-0, 0-1, 1/2-1/2 or *")
+    record.result = result
+
+
+def _tokens(lines: list[str], first_line: int) -> list[tuple[int, str]]:
+    """Split movetext into (line number, token); a comment is one token, ';' is one."""
+    text = "\n".join(lines)
+    tokens: list[tuple[int, str]] = []
+    position, line = 0, first_line
+    while position < len(text):
+        char = text[position]
+        if char == "\n":
+            line += 1
+            position += 1
+        elif char.isspace():
+            position += 1
+        elif char == "{":
+            end = text.find("}", position)
+            if end < 0:
+                raise RecordSyntaxError(f"line {line}: a comment opened with '{{' is never "
+                                        f"closed with '}}'")
+            body = text[position + 1:end]
+            tokens.append((line, "{" + " ".join(body.split()) + "}"))
+            line += body.count("\n")
+            position = end + 1
+        elif char == "}":
+            raise RecordSyntaxError(f"line {line}: '}}' without an opening '{{'")
+        elif char == ";":
+            tokens.append((line, ";"))
+            position += 1
+        else:
+            end = position
+            while end < len(text) and not text[end].isspace() and text[end] not in "{};":
+                end += 1
+            tokens.append((line, text[position:end]))
+            position = end
+    return tokens
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+# -- writing -----------------------------------------------------------------------------
+
+def format_record(record: Record) -> str:
+    """Write a record in the canonical layout: tags, blank line, wrapped movetext."""
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
+    lines.append("")
+    lines.extend(_wrap(_movetext_tokens(record)))
+    return "\n".join(lines) + "\n"
+
+
+def _movetext_tokens(record: Record) -> list[str]:
+    """Units that a line break never splits: a move with its number, a comment's word."""
+    units = [word for c in record.comments for word in _comment(c).split(" ")]
+    need_number = True
+    for ply, move in enumerate(record.moves):
+        number = ""
+        if record.numbered and (ply % 2 == 0 or need_number):
+            number = f"{ply // 2 + 1}." + ("" if ply % 2 == 0 else "..") + " "
+        if move.actor is None:
+            units.append(number + move.text)
+        else:
+            units.append(f"{number}{move.actor}: {move.text};")
+        units.extend(word for c in move.comments for word in _comment(c).split(" "))
+        need_number = bool(move.comments)
+    units.append(record.result)
+    return units
+
+
+def _comment(text: str) -> str:
+    return "{" + " ".join(text.split()) + "}"
+
+
+def _wrap(units: list[str]) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for unit in units:
+        if current and len(current) + 1 + len(unit) > LINE_WIDTH:
+            lines.append(current)
+            current = unit
+        else:
+            current = f"{current} {unit}" if current else unit
+    lines.append(current)
+    return lines
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')

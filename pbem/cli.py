@@ -1,0 +1,148 @@
+"""The `pbem` command: check and show game records, self-play, and (later) the server.
+
+    pbem record check FILE...            exit 0 when every record is legal and true
+    pbem record show FILE [--ply N] [--json]
+    pbem selfplay GAME [--players N] [--seed S] [--option K=V]...
+    pbem games                           the games and their options
+    pbem serve                           the server (arrives with the mail-server issue)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from notation.record import RecordSyntaxError, format_record, parse_record
+from pbem.engines import ENGINES, UnknownGame, get_engine
+from pbem.engines.base import OptionError
+from pbem.engines.game import Game, RecordError, selfplay
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    return args.run(args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email game server "
+                                     "and notation tools.")
+    commands = parser.add_subparsers(title="commands")
+
+    record = commands.add_parser("record", help="check or show game records").add_subparsers(
+        title="record commands")
+    check = record.add_parser("check", help="exit 0 when every record is legal and true")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(run=_record_check)
+    show = record.add_parser("show", help="the position after N plies (default: the end)")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--ply", type=int, help="plies to replay (default: all)")
+    show.add_argument("--json", action="store_true", help="the position as JSON")
+    show.set_defaults(run=_record_show)
+
+    play = commands.add_parser("selfplay", help="print the record of a seeded random game")
+    play.add_argument("game", metavar="GAME", help=f"one of: {', '.join(ENGINES)}")
+    play.add_argument("--players", type=int, help="number of players")
+    play.add_argument("--seed", default="1", help="the same seed gives the same game")
+    play.add_argument("--option", action="append", default=[], metavar="K=V",
+                      help="a game option, e.g. board=16 or setup=open")
+    play.set_defaults(run=_selfplay)
+
+    games = commands.add_parser("games", help="list the games and their options")
+    games.set_defaults(run=_games)
+
+    serve = commands.add_parser("serve", help="run the server")
+    serve.set_defaults(run=_serve)
+    return parser
+
+
+def _load(path: str):
+    """(game, record) or (None, error message) for one record file."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            record = parse_record(file.read())
+    except (OSError, UnicodeDecodeError, RecordSyntaxError) as error:
+        return None, str(error)
+    return record, None
+
+
+def _record_check(args) -> int:
+    failures = 0
+    for path in args.files:
+        record, error = _load(path)
+        if record is not None:
+            try:
+                game = Game.from_record(record)
+                game.check_result(record)
+            except RecordError as failure:
+                error = str(failure)
+        if error is None:
+            print(f"{path}: ok, {len(record.moves)} plies, result {record.result}")
+        else:
+            failures += 1
+            print(f"{path}: {error}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _record_show(args) -> int:
+    record, error = _load(args.file)
+    if record is None:
+        print(f"{args.file}: {error}", file=sys.stderr)
+        return 1
+    if args.ply is not None and not 0 <= args.ply <= len(record.moves):
+        print(f"{args.file}: --ply must be from 0 to {len(record.moves)}", file=sys.stderr)
+        return 1
+    try:
+        game = Game.from_record(record, plies=args.ply)
+    except RecordError as failure:
+        print(f"{args.file}: {failure}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(game.engine.position(game.state)))
+    else:
+        print(game.engine.text_diagram(game.engine.view(game.state, None)))
+    return 0
+
+
+def _selfplay(args) -> int:
+    try:
+        engine = get_engine(args.game)
+        options = dict(_option_pair(text) for text in args.option)
+        players = args.players or engine.min_players
+        game = selfplay(engine, options, players, args.seed)
+    except (UnknownGame, OptionError) as error:
+        print(f"pbem selfplay: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(format_record(game.record()))
+    return 0
+
+
+def _option_pair(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise OptionError(f"options are written K=V, such as board=16; not {text!r}")
+    return key.strip(), value.strip()
+
+
+def _games(args) -> int:
+    for engine in ENGINES.values():
+        players = (f"{engine.min_players}" if engine.min_players == engine.max_players
+                   else f"{engine.min_players}-{engine.max_players}")
+        print(f"{engine.id}: {engine.title}, {players} players")
+        for option in engine.options:
+            print(f"    {option.name}={option.default}  {option.help}")
+    return 0
+
+
+def _serve(args) -> int:
+    print("no server yet: the mail server and web archive arrive with their issues.\n"
+          "Meanwhile try: pbem selfplay onyx --seed 7 > game.txt && pbem record show game.txt")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""The registry of game engines by id: `onyx` (and the card games as they land)."""
+
+from __future__ import annotations
+
+from pbem.engines.base import Engine
+from pbem.engines.onyx import Onyx
+
+ENGINES: dict[str, Engine] = {engine.id: engine for engine in (Onyx(),)}
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def get_engine(name: str) -> Engine:
+    """The engine for an id (`onyx`) or a record's Game tag (`Onyx`), any case."""
+    wanted = name.strip().lower()
+    for engine in ENGINES.values():
+        if wanted in (engine.id, engine.title.lower()):
+            return engine
+    raise UnknownGame(f"unknown game {name!r}; the games are: {', '.join(ENGINES)}")

@@ -1,0 +1,234 @@
+"""The contract every game engine keeps, and the errors it speaks to players with.
+
+An engine is pure rules: no Flask, no database, no clock, no global random. A game is
+options + seed + the ordered list of (seat, move text); replaying them gives the same
+state, always. The server knows exactly one turn concept, `to_act(state)`: the set of
+seats the game waits for (one seat for turn-based play, several for simultaneous secret
+choices, every other seat in a reaction window, `CHANCE` when the dealer must act, and
+the empty set once the game is over).
+
+States are opaque to the server. An engine promises that `apply` never changes the state
+it is given (it returns a new one), and that `to_json`/`from_json` round-trip a state
+exactly, so the server can keep a snapshot instead of replaying the game for every move.
+
+Chance is part of the game (as in OpenSpiel): when `to_act` is `{CHANCE}` the dealer
+moves. The server produces that move with `deal(state, rng)` from the game's secret seed;
+a record states it explicitly, so a game dealt with physical cards can be transcribed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Hashable, Sequence
+
+#: The seat of the dealer: chance outcomes (shuffles, draws) are its moves.
+CHANCE = -1
+
+State = Any  # each engine has its own state class
+Decision = Hashable  # each engine has its own decision values
+
+
+class MoveError(Exception):
+    """A move text a player sent could not be played; the message is written for them."""
+
+
+class InvalidMove(MoveError):
+    """The text is not notation for any decision of this game."""
+
+
+class IllegalMove(MoveError):
+    """The text is notation, but that decision is not allowed now."""
+
+
+class AmbiguousMove(MoveError):
+    """The text could mean several legal decisions; the message says which."""
+
+
+class OptionError(ValueError):
+    """A game option is unknown or has a value the game does not allow."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option, written `name=value` in the CLI, in mail and on the web."""
+
+    name: str
+    default: str
+    help: str
+    choices: tuple[str, ...] = ()
+    check: Callable[[str], str | None] | None = None  # returns a complaint or None
+
+    def resolve(self, value: str) -> str:
+        value = value.strip().lower()
+        if self.choices and value not in self.choices:
+            raise OptionError(f"{self.name}={value} is not allowed: choose one of "
+                              f"{', '.join(self.choices)}.")
+        if self.check is not None:
+            complaint = self.check(value)
+            if complaint:
+                raise OptionError(f"{self.name}={value}: {complaint}")
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: each seat's share of the win, and why, in words."""
+
+    shares: tuple[Fraction, ...]
+    reason: str
+
+    @property
+    def winners(self) -> frozenset[int]:
+        return frozenset(seat for seat, share in enumerate(self.shares) if share > 0)
+
+    @classmethod
+    def shared_by(cls, winners: Sequence[int], players: int, reason: str) -> "Outcome":
+        share = Fraction(1, len(winners))
+        return cls(tuple(share if seat in winners else Fraction(0)
+                         for seat in range(players)), reason)
+
+
+class Engine:
+    """Base class: the defaults that hold for most games. Subclasses fill in the rules."""
+
+    id: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+    dealt = False  # whether the game has chance moves, so its records carry a seed
+
+    # -- options -----------------------------------------------------------------------
+
+    def resolve_options(self, given: dict[str, str] | None = None) -> dict[str, str]:
+        """All options with defaults filled in, values checked; raises OptionError."""
+        given = {k.strip().lower(): str(v) for k, v in (given or {}).items()}
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise OptionError(f"{self.title} has no option {unknown[0]!r} "
+                              f"(its options: {names}).")
+        resolved = {name: option.resolve(given.get(name, option.default))
+                    for name, option in known.items()}
+        self.check_options(resolved)
+        return resolved
+
+    def check_options(self, options: dict[str, str]) -> None:
+        """Checks that involve several options together; raise OptionError."""
+
+    # -- the game ----------------------------------------------------------------------
+
+    def start(self, options: dict[str, str], players: int, seed: str | None = None) -> State:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> frozenset[int]:
+        raise NotImplementedError
+
+    def legal(self, state: State, seat: int) -> Sequence[Decision]:
+        """Every decision `seat` may make now (empty for the dealer's open-ended deals)."""
+        raise NotImplementedError
+
+    def parse(self, state: State, seat: int, text: str) -> Decision:
+        """Read a player's move text; raises InvalidMove, IllegalMove or AmbiguousMove."""
+        raise NotImplementedError
+
+    def notation(self, state: State, seat: int, decision: Decision) -> str:
+        """The canonical text of a legal decision in `state` (the state before it)."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, decision: Decision) -> State:
+        """The state after a legal decision; `state` itself is left unchanged."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game runs."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict:
+        """JSON-able data holding only what `seat` may know (None: the public)."""
+        raise NotImplementedError
+
+    def to_json(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def from_json(self, data: dict) -> State:
+        raise NotImplementedError
+
+    # -- chance ------------------------------------------------------------------------
+
+    def deal(self, state: State, rng: random.Random) -> Decision:
+        """The dealer's move when `to_act` is {CHANCE}, drawn from `rng`."""
+        raise NotImplementedError(f"{self.title} has no chance moves")
+
+    # -- defaults most games keep ------------------------------------------------------
+
+    def players_of(self, state: State) -> int:
+        return state.players
+
+    def visible_notation(self, state: State, seat: int, decision: Decision,
+                         viewer: int | None) -> str | None:
+        """What `viewer` may read of a decision (None: that something happened, not what).
+
+        Perfect-information games show every move to everyone; games with secret choices
+        hide them until they are revealed.
+        """
+        return self.notation(state, seat, decision)
+
+    def random_decision(self, state: State, seat: int, rng: random.Random) -> Decision:
+        """A uniformly random legal decision, for self-play and playouts."""
+        return rng.choice(self.legal(state, seat))
+
+    def position(self, state: State) -> dict:
+        """The position in a few public keys, for `pbem record show --json`."""
+        view = self.view(state, None)
+        outcome = self.outcome(state)
+        view.setdefault("to_move", sorted(self.to_act(state)) or None)
+        view.setdefault("winner", sorted(outcome.winners) if outcome else None)
+        return view
+
+    def play(self, state: State, seat: int, text: str) -> tuple[State, str]:
+        """Parse and apply one move text; returns the new state and the canonical text."""
+        decision = self.parse(state, seat, text)
+        canonical = self.notation(state, seat, decision)
+        return self.apply(state, seat, decision), canonical
+
+    # -- records -----------------------------------------------------------------------
+
+    def record_tags(self, options: dict[str, str], players: Sequence[str]) -> list[tuple[str, str]]:
+        """The tags naming the game, its options and its players, in the order written."""
+        tags = [("Game", self.title)]
+        tags += [(option.name.capitalize(), options[option.name]) for option in self.options]
+        tags += [(f"Seat{seat + 1}", name) for seat, name in enumerate(players)]
+        return tags
+
+    def options_from_tags(self, tags: dict[str, str]) -> dict[str, str]:
+        return {option.name: tags[option.name.capitalize()]
+                for option in self.options if option.name.capitalize() in tags}
+
+    def players_from_tags(self, tags: dict[str, str]) -> list[str]:
+        players = []
+        while f"Seat{len(players) + 1}" in tags:
+            players.append(tags[f"Seat{len(players) + 1}"])
+        return players
+
+    def result_token(self, state: State) -> str:
+        """PGN-style: each seat's share of the win in seat order, `*` while running."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return "*"
+        return "-".join(str(share) for share in outcome.shares)
+
+    def numbered_record(self) -> bool:
+        """Whether the movetext numbers pairs of plies (two seats that alternate)."""
+        return False
+
+    # -- diagrams ----------------------------------------------------------------------
+
+    def text_diagram(self, view: dict) -> str:
+        raise NotImplementedError
+
+    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
+        raise NotImplementedError

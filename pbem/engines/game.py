@@ -1,0 +1,212 @@
+"""A game as options + seed + moves: playing it, dealing it, and reading or writing its record.
+
+This is the pure half of the server's write path and the whole of `pbem record check`:
+no database and no clock. The dealer's moves (shuffles, draws) are drawn from the game's
+secret seed, one fresh generator per ply, so anyone holding the revealed seed can
+re-deal the game and compare; a record states every deal explicitly, so a game dealt
+with physical cards can be transcribed and checked the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from dataclasses import dataclass, field
+
+from notation.record import Move, Record
+from pbem.engines import get_engine, UnknownGame
+from pbem.engines.base import CHANCE, Engine, MoveError, OptionError
+
+DEALER = "Dealer"
+_LABEL_SAFE = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*$")
+
+
+class RecordError(ValueError):
+    """A record that is not a legal game; names the ply (1-based) and the move text."""
+
+    def __init__(self, reason: str, ply: int | None = None, text: str | None = None):
+        super().__init__(reason)
+        self.reason, self.ply, self.text = reason, ply, text
+
+    def __str__(self) -> str:
+        if self.ply is None:
+            return self.reason
+        return f"ply {self.ply} ({self.text}): {self.reason}"
+
+
+@dataclass
+class Ply:
+    seat: int
+    text: str  # canonical notation
+    labelled: bool = False  # a record must name the seat (it is not the only one to act)
+    comments: list[str] = field(default_factory=list)
+
+
+def seed_commitment(seed: str) -> str:
+    """The SHA-256 published at the start; the seed itself is revealed at the end."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def chance_rng(seed: str, ply: int) -> random.Random:
+    """The generator for the dealer's move at `ply` (plies played before it)."""
+    return random.Random(f"{seed}/{ply}")
+
+
+class Game:
+    """One game in play: the engine's state plus the plies that led to it."""
+
+    def __init__(self, engine: Engine, options: dict[str, str], players: list[str],
+                 seed: str | None = None):
+        if not engine.min_players <= len(players) <= engine.max_players:
+            counts = (f"{engine.min_players}" if engine.min_players == engine.max_players
+                      else f"{engine.min_players} to {engine.max_players}")
+            raise OptionError(f"{engine.title} is played by {counts} players, "
+                              f"not {len(players)}.")
+        self.engine = engine
+        self.options = engine.resolve_options(options)
+        self.players = list(players)
+        self.seed = seed
+        self.state = engine.start(self.options, len(players), seed)
+        self.plies: list[Ply] = []
+        self._deal_while_due()
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        return self.engine.to_act(self.state)
+
+    @property
+    def outcome(self):
+        return self.engine.outcome(self.state)
+
+    def play(self, seat: int, text: str) -> str:
+        """Play one move text for `seat`; returns its canonical text. Raises MoveError."""
+        labelled = self.to_act != {seat}
+        self.state, canonical = self.engine.play(self.state, seat, text)
+        self.plies.append(Ply(seat, canonical, labelled or " " in canonical))
+        self._deal_while_due()
+        return canonical
+
+    def _deal_while_due(self) -> None:
+        while self.seed is not None and self.to_act == {CHANCE}:
+            decision = self.engine.deal(self.state, chance_rng(self.seed, len(self.plies)))
+            text = self.engine.notation(self.state, CHANCE, decision)
+            self.state = self.engine.apply(self.state, CHANCE, decision)
+            self.plies.append(Ply(CHANCE, text, labelled=True))
+
+    # -- seat labels in records --------------------------------------------------------
+
+    def label(self, seat: int) -> str:
+        """How a record names a seat: the player's name if it is one safe word, else 1, 2…"""
+        if seat == CHANCE:
+            return DEALER
+        name = self.players[seat]
+        lowered = [p.lower() for p in self.players]
+        if (_LABEL_SAFE.match(name) and lowered.count(name.lower()) == 1
+                and name.lower() != DEALER.lower()):
+            return name
+        return str(seat + 1)
+
+    def seat_for(self, label: str) -> int:
+        if label.lower() == DEALER.lower():
+            return CHANCE
+        for seat in range(len(self.players)):
+            if label.lower() in (self.label(seat).lower(), str(seat + 1)):
+                return seat
+        raise ValueError(f"{label!r} names no seat (the seats: "
+                         f"{', '.join(self.label(s) for s in range(len(self.players)))})")
+
+    # -- records -----------------------------------------------------------------------
+
+    def record(self, reveal_seed: bool | None = None) -> Record:
+        """The record so far. The seed is revealed only once the game is over."""
+        if reveal_seed is None:
+            reveal_seed = not self.to_act
+        tags = self.engine.record_tags(self.options, self.players)
+        if self.seed is not None and self.engine.dealt:
+            tags.append(("SeedSHA256", seed_commitment(self.seed)))
+            if reveal_seed:
+                tags.append(("Seed", self.seed))
+        result = self.engine.result_token(self.state)
+        tags.append(("Result", result))
+        moves = [Move(ply.text, self.label(ply.seat) if ply.labelled else None,
+                      list(ply.comments)) for ply in self.plies]
+        return Record(tags, moves, result, numbered=self.engine.numbered_record())
+
+    @classmethod
+    def from_record(cls, record: Record, plies: int | None = None) -> "Game":
+        """Replay a record (the first `plies` moves only, if given); raises RecordError."""
+        tags = record.tag_dict()
+        try:
+            engine = get_engine(tags.get("Game", ""))
+        except UnknownGame as error:
+            raise RecordError(f"the Game tag: {error}") from None
+        seed = tags.get("Seed")
+        if seed is not None and "SeedSHA256" in tags and seed_commitment(seed) != tags["SeedSHA256"]:
+            raise RecordError("the Seed tag does not match the SeedSHA256 commitment "
+                              "published at the start")
+        try:
+            game = cls(engine, engine.options_from_tags(tags), engine.players_from_tags(tags))
+        except OptionError as error:
+            raise RecordError(f"the tags: {error}") from None
+        for number, move in enumerate(record.moves[:plies], start=1):
+            game._replay(number, move, seed)
+        return game
+
+    def _replay(self, number: int, move: Move, seed: str | None) -> None:
+        waiting = self.to_act
+        if not waiting:
+            outcome = self.outcome
+            raise RecordError(f"the game is already over ({outcome.reason})"
+                              if outcome else "the game is already over", number, move.text)
+        if move.actor is not None:
+            try:
+                seat = self.seat_for(move.actor)
+            except ValueError as error:
+                raise RecordError(str(error), number, move.text) from None
+        elif len(waiting) == 1:
+            seat = next(iter(waiting))
+        else:
+            raise RecordError(f"several seats may move here; write 'Label: {move.text};'",
+                              number, move.text)
+        if seat == CHANCE and seed is not None:
+            expected = self.engine.notation(self.state, CHANCE, self.engine.deal(
+                self.state, chance_rng(seed, len(self.plies))))
+            if expected != move.text:
+                raise RecordError(f"the seed deals {expected!r} here, not this", number,
+                                  move.text)
+        try:
+            self.play(seat, move.text)
+        except MoveError as error:
+            raise RecordError(str(error), number, move.text) from None
+        self.plies[-1].comments = list(move.comments)
+
+    def check_result(self, record: Record) -> None:
+        """Raises RecordError unless the record's Result tag and token tell the truth."""
+        actual = self.engine.result_token(self.state)
+        tag = record.tag("Result")
+        if tag is not None and tag != record.result:
+            raise RecordError(f"the Result tag says {tag!r} but the movetext ends with "
+                              f"{record.result!r}")
+        if record.result != actual:
+            outcome = self.outcome
+            why = f" ({outcome.reason})" if outcome else " (the game is not over)"
+            raise RecordError(f"the Result is {record.result!r} but the moves give "
+                              f"{actual!r}{why}")
+
+
+def selfplay(engine: Engine, options: dict[str, str], players: int, seed: str,
+             max_plies: int = 100_000) -> Game:
+    """A game of random legal moves, the same for the same seed."""
+    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan",
+             "judy"][:players]
+    names += [f"player{n}" for n in range(len(names) + 1, players + 1)]
+    game = Game(engine, options, names, seed=f"selfplay/{seed}")
+    rng = random.Random(f"moves/{seed}")
+    while game.to_act:
+        if len(game.plies) >= max_plies:
+            raise RuntimeError(f"self-play did not end within {max_plies} plies")
+        seat = rng.choice(sorted(game.to_act))
+        decision = engine.random_decision(game.state, seat, rng)
+        game.play(seat, engine.notation(game.state, seat, decision))
+    return game

@@ -1,0 +1,431 @@
+"""Onyx: the rules engine (RULINGS.md O1–O9), from board geometry to the winning chain.
+
+Seat 0 places Black's first stone; seat 1 may answer with `swap` and take over Black.
+Stones never change colour, so the state speaks in colours and maps seats to colours
+through `swapped`. Decisions are point indices (corner points first, then midpoints)
+or SWAP.
+
+Speed: a state holds no history, and each colour's chains live in a union-find with the
+edges each chain touches, so a move costs the same at ply 300 as at ply 10. A capture
+removes stones, which a union-find cannot undo; the captured colour's chains are rebuilt
+then (captures are rare, and the rebuild is linear in the board).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from notation.onyx import NotationError, OnyxText, midpoint_name, point_name, read_move
+from pbem.engines.base import (Engine, IllegalMove, InvalidMove, Option, OptionError,
+                               Outcome)
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+COLOUR_NAMES = {BLACK: "black", WHITE: "white"}
+SWAP = -1
+BOTH_EDGES = 3
+
+
+# -- geometry ----------------------------------------------------------------------------
+
+class Board:
+    """The points and lines of an N×N Onyx board (O2–O5); one shared instance per size.
+
+    Corner (column g, row r) has index (r - 1) * N + g; midpoints follow, one per square.
+    """
+
+    def __init__(self, size: int):
+        n = self.size = size
+        self.corners = n * n
+        self.names = [point_name(g, r) for r in range(1, n + 1) for g in range(n)]
+        self.square_at: dict[tuple[int, int], int] = {}  # lower-left (g, r) -> midpoint
+        self.mid_corners: list[tuple[int, int, int, int]] = []
+        lines: set[tuple[int, int]] = set()
+        for r in range(1, n):
+            for g in range(n - 1):
+                ll, lr, ul, ur = (self.corner(g, r), self.corner(g + 1, r),
+                                  self.corner(g, r + 1), self.corner(g + 1, r + 1))
+                if (g + r) % 2 == 0:
+                    mid = self.corners + len(self.mid_corners)
+                    self.square_at[g, r] = mid
+                    self.mid_corners.append((ll, lr, ul, ur))
+                    self.names.append(midpoint_name(g, r))
+                    lines.update((c, mid) for c in (ll, lr, ul, ur))
+                else:
+                    lines.add((ll, ur) if r % 2 else (ul, lr))
+        for r in range(1, n + 1):
+            for g in range(n):
+                if g + 1 < n:
+                    lines.add((self.corner(g, r), self.corner(g + 1, r)))
+                if r < n:
+                    lines.add((self.corner(g, r), self.corner(g, r + 1)))
+        self.points = len(self.names)
+        self.line_count = len(lines)
+        neighbours: list[list[int]] = [[] for _ in range(self.points)]
+        for a, b in lines:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        self.neighbours = tuple(tuple(sorted(ns)) for ns in neighbours)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.capture_squares = self._capture_squares()
+        # Which edges a stone on a point touches: bit 1 the low edge, bit 2 the high one.
+        self.edges = {BLACK: [0] * self.points, WHITE: [0] * self.points}
+        for r in range(1, n + 1):
+            for g in range(n):
+                p = self.corner(g, r)
+                self.edges[BLACK][p] = (r == 1) | (r == n) << 1
+                self.edges[WHITE][p] = (g == 0) | (g == n - 1) << 1
+
+    def corner(self, g: int, r: int) -> int:
+        return (r - 1) * self.size + g
+
+    def _capture_squares(self) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+        """Per corner point: (midpoint, opposite corner, the two other corners) of each
+        square it is a corner of (O7)."""
+        result: list[list[tuple[int, int, int, int]]] = [[] for _ in range(self.corners)]
+        for mid, (ll, lr, ul, ur) in enumerate(self.mid_corners, start=self.corners):
+            for corner, opposite, side1, side2 in ((ll, ur, lr, ul), (ur, ll, lr, ul),
+                                                   (lr, ul, ll, ur), (ul, lr, ll, ur)):
+                result[corner].append((mid, opposite, side1, side2))
+        return tuple(tuple(squares) for squares in result)
+
+    def standard_setup(self) -> dict[int, list[int]]:
+        """O5: the outer corners of the middle edge squares; Black on White's edges."""
+        n, half = self.size, self.size // 2
+        return {BLACK: [self.corner(0, half), self.corner(0, half + 1),
+                        self.corner(n - 1, half), self.corner(n - 1, half + 1)],
+                WHITE: [self.corner(half - 1, 1), self.corner(half, 1),
+                        self.corner(half - 1, n), self.corner(half, n)]}
+
+    def point_of(self, move: OnyxText) -> int:
+        """The index of a point read from text; IllegalMove when it is not on this board."""
+        n = self.size
+        if move.kind == "point":
+            if move.column < n and 1 <= move.row <= n:
+                return self.corner(move.column, move.row)
+            name = point_name(move.column, move.row)
+            raise IllegalMove(f"{name} is off the {n}×{n} board: columns run A–"
+                              f"{point_name(n - 1, n)[0]}, rows 1–{n}.")
+        name = midpoint_name(move.column, move.row)
+        if move.column + 1 >= n or move.row + 1 > n:
+            raise IllegalMove(f"{name} is off the {n}×{n} board.")
+        if (move.column, move.row) not in self.square_at:
+            raise IllegalMove(f"{name} has no midpoint: that cell is split into two "
+                              f"triangles (squares and triangle pairs alternate).")
+        return self.square_at[move.column, move.row]
+
+
+@lru_cache(maxsize=None)
+def board_of(size: int) -> Board:
+    return Board(size)
+
+
+# -- state -------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class OnyxState:
+    """A position. `parent`/`reach` are a union-find over stones, rebuilt from `cells`."""
+
+    size: int
+    cells: bytearray
+    to_move: int
+    swapped: bool
+    plies: int
+    winner: int
+    last: tuple[int, tuple[int, ...]] | None  # (point or SWAP, captured points)
+    parent: list[int]
+    reach: list[int]
+
+    @property
+    def players(self) -> int:
+        return 2
+
+    def seat_of(self, colour: int) -> int:
+        return int((colour == BLACK) == self.swapped)
+
+    def colour_of(self, seat: int) -> int:
+        return BLACK if (seat == 0) != self.swapped else WHITE
+
+
+def _find(parent: list[int], p: int) -> int:
+    while parent[p] != p:
+        parent[p] = parent[parent[p]]
+        p = parent[p]
+    return p
+
+
+def _join(parent: list[int], reach: list[int], a: int, b: int) -> None:
+    ra, rb = _find(parent, a), _find(parent, b)
+    if ra != rb:
+        parent[rb] = ra
+        reach[ra] |= reach[rb]
+
+
+def _rebuild_chains(board: Board, cells: bytearray, parent: list[int], reach: list[int],
+                    colour: int) -> None:
+    edges, neighbours = board.edges[colour], board.neighbours
+    stones = [p for p in range(board.points) if cells[p] == colour]
+    for p in stones:
+        parent[p] = p
+        reach[p] = edges[p]
+    for p in stones:
+        for q in neighbours[p]:
+            if q > p and cells[q] == colour:
+                _join(parent, reach, p, q)
+
+
+def _captures(board: Board, cells: bytearray, point: int, colour: int) -> list[int]:
+    """The stones a stone of `colour` on `point` would capture (O7)."""
+    if point >= board.corners:
+        return []
+    other = BLACK + WHITE - colour
+    captured: list[int] = []
+    for mid, opposite, side1, side2 in board.capture_squares[point]:
+        if (not cells[mid] and cells[opposite] == colour
+                and cells[side1] == other and cells[side2] == other):
+            captured += (side1, side2)
+    return captured
+
+
+def _midpoint_free(board: Board, cells: bytearray, point: int) -> bool:
+    a, b, c, d = board.mid_corners[point - board.corners]
+    return not (cells[a] or cells[b] or cells[c] or cells[d])
+
+
+# -- the engine --------------------------------------------------------------------------
+
+def _check_board(value: str) -> str | None:
+    if not value.isdigit() or int(value) % 2 or not 6 <= int(value) <= 26:
+        return "the board size is an even number from 6 to 26"
+    return None
+
+
+class Onyx(Engine):
+    id = "onyx"
+    title = "Onyx"
+    min_players = max_players = 2
+    options = (
+        Option("board", "12", "board size: an even number from 6 to 26", check=_check_board),
+        Option("setup", "standard", "standard (four stones each) or open (empty board)",
+               choices=("standard", "open")),
+    )
+
+    def check_options(self, options: dict[str, str]) -> None:
+        size = int(options["board"])
+        if options["setup"] == "standard" and size % 4:
+            raise OptionError(f"board={size} has no standard setup (it needs a size "
+                              f"divisible by 4, such as 12 or 16); add setup=open.")
+
+    def start(self, options: dict[str, str], players: int = 2,
+              seed: str | None = None) -> OnyxState:
+        options = self.resolve_options(options)
+        board = board_of(int(options["board"]))
+        cells = bytearray(board.points)
+        if options["setup"] == "standard":
+            for colour, points in board.standard_setup().items():
+                for p in points:
+                    cells[p] = colour
+        return self._with_chains(OnyxState(board.size, cells, BLACK, False, 0, EMPTY,
+                                           None, [], []))
+
+    def _with_chains(self, state: OnyxState) -> OnyxState:
+        board = board_of(state.size)
+        state.parent = list(range(board.points))
+        state.reach = [0] * board.points
+        for colour in (BLACK, WHITE):
+            _rebuild_chains(board, state.cells, state.parent, state.reach, colour)
+        return state
+
+    def to_act(self, state: OnyxState) -> frozenset[int]:
+        if state.winner:
+            return frozenset()
+        return frozenset((state.seat_of(state.to_move),))
+
+    def legal(self, state: OnyxState, seat: int) -> list[int]:
+        if state.winner or seat != state.seat_of(state.to_move):
+            return []
+        board, cells = board_of(state.size), state.cells
+        moves = [p for p in range(board.corners) if not cells[p]]
+        moves += [m for m in range(board.corners, board.points)
+                  if not cells[m] and _midpoint_free(board, cells, m)]
+        if state.plies == 1:
+            moves.append(SWAP)
+        return moves
+
+    def random_decision(self, state: OnyxState, seat: int, rng: random.Random) -> int:
+        """Uniform over the legal moves; rejection sampling spares building the list."""
+        board, cells = board_of(state.size), state.cells
+        candidates = board.points + (state.plies == 1)
+        for _ in range(32):
+            p = rng.randrange(candidates)
+            if p == board.points:
+                return SWAP
+            if not cells[p] and (p < board.corners or _midpoint_free(board, cells, p)):
+                return p
+        return rng.choice(self.legal(state, seat))
+
+    def parse(self, state: OnyxState, seat: int, text: str) -> int:
+        self._check_turn(state, seat)
+        try:
+            move = read_move(text)
+        except NotationError as error:
+            raise InvalidMove(str(error)) from None
+        board = board_of(state.size)
+        if move.kind == "swap":
+            if state.plies != 1:
+                raise IllegalMove("swap is possible only as the second move of the game, "
+                                  "in reply to Black's first stone.")
+            return SWAP
+        point = board.point_of(move)
+        name = board.names[point]
+        if state.cells[point]:
+            raise IllegalMove(f"{name} is taken (a {COLOUR_NAMES[state.cells[point]]} "
+                              f"stone).{self._free_near(state, point)}")
+        if point >= board.corners and not _midpoint_free(board, state.cells, point):
+            taken = [board.names[c] for c in board.mid_corners[point - board.corners]
+                     if state.cells[c]]
+            raise IllegalMove(f"{name} cannot be taken: a midpoint needs all four corners "
+                              f"of its square empty, and {', '.join(taken)} "
+                              f"{'is' if len(taken) == 1 else 'are'} occupied."
+                              f"{self._free_near(state, point)}")
+        self._check_capture_marks(state, point, move.captures)
+        return point
+
+    def _check_turn(self, state: OnyxState, seat: int) -> None:
+        if state.winner:
+            raise IllegalMove(f"The game is over: {COLOUR_NAMES[state.winner].capitalize()} "
+                              f"has won.")
+        if seat != state.seat_of(state.to_move):
+            raise IllegalMove(f"It is not your turn: the game waits for "
+                              f"{COLOUR_NAMES[state.to_move].capitalize()}.")
+
+    def _check_capture_marks(self, state: OnyxState, point: int, marks: int | None) -> None:
+        if marks is None:
+            return
+        board = board_of(state.size)
+        captured = _captures(board, state.cells, point, state.to_move)
+        pairs = len(captured) // 2
+        if marks != pairs:
+            name = board.names[point]
+            if pairs == 0:
+                what = "captures nothing"
+            else:
+                stones = " ".join(sorted(board.names[p] for p in captured))
+                what = f"captures {'one pair' if pairs == 1 else 'two pairs'} ({stones})"
+            raise IllegalMove(f"{name}{'*' * marks} was read, but {name} {what}: "
+                              f"write {name}{'*' * pairs}.")
+
+    def _free_near(self, state: OnyxState, point: int) -> str:
+        board = board_of(state.size)
+        free = [board.names[q] for q in board.neighbours[point] if not state.cells[q]
+                and (q < board.corners or _midpoint_free(board, state.cells, q))]
+        return f" Free points next to it: {', '.join(free)}." if free else ""
+
+    def notation(self, state: OnyxState, seat: int, decision: int) -> str:
+        if decision == SWAP:
+            return "swap"
+        board = board_of(state.size)
+        pairs = len(_captures(board, state.cells, decision, state.to_move)) // 2
+        return board.names[decision] + "*" * pairs
+
+    def apply(self, state: OnyxState, seat: int, decision: int) -> OnyxState:
+        if decision == SWAP:
+            return OnyxState(state.size, state.cells, state.to_move, True, state.plies + 1,
+                             EMPTY, (SWAP, ()), state.parent, state.reach)
+        board, colour = board_of(state.size), state.to_move
+        cells, parent, reach = bytearray(state.cells), state.parent[:], state.reach[:]
+        captured = _captures(board, cells, decision, colour)
+        cells[decision] = colour
+        for p in captured:
+            cells[p] = EMPTY
+        parent[decision], reach[decision] = decision, board.edges[colour][decision]
+        for q in board.neighbours[decision]:
+            if cells[q] == colour:
+                _join(parent, reach, decision, q)
+        if captured:
+            _rebuild_chains(board, cells, parent, reach, BLACK + WHITE - colour)
+        winner = colour if reach[_find(parent, decision)] == BOTH_EDGES else EMPTY
+        return OnyxState(state.size, cells, BLACK + WHITE - colour, state.swapped,
+                         state.plies + 1, winner, (decision, tuple(captured)), parent, reach)
+
+    def outcome(self, state: OnyxState) -> Outcome | None:
+        if not state.winner:
+            return None
+        last = point_name(state.size - 1, 1)[0]
+        reason = (f"Black connected rows 1 and {state.size}" if state.winner == BLACK
+                  else f"White connected columns A and {last}")
+        return Outcome.shared_by([state.seat_of(state.winner)], 2, reason)
+
+    # -- what players see -------------------------------------------------------------
+
+    def view(self, state: OnyxState, seat: int | None) -> dict:
+        """Onyx has no secrets: every seat and the public see the same position."""
+        view = self.position(state)
+        board = board_of(state.size)
+        last = None
+        if state.last is not None:
+            point, captured = state.last
+            last = {"move": "swap" if point == SWAP
+                    else board.names[point] + "*" * (len(captured) // 2),
+                    "point": None if point == SWAP else board.names[point],
+                    "captured": sorted(board.names[p] for p in captured)}
+        view.update(game=self.id, board=state.size, plies=state.plies, last=last,
+                    colours=[COLOUR_NAMES[state.colour_of(s)] for s in (0, 1)])
+        if seat is not None:
+            view["you"] = COLOUR_NAMES[state.colour_of(seat)]
+        return view
+
+    def position(self, state: OnyxState) -> dict:
+        board = board_of(state.size)
+        stones: dict[int, list[str]] = {BLACK: [], WHITE: []}
+        for p, cell in enumerate(state.cells):
+            if cell:
+                stones[cell].append(board.names[p])
+        return {"black": stones[BLACK], "white": stones[WHITE],
+                "to_move": None if state.winner else COLOUR_NAMES[state.to_move],
+                "winner": COLOUR_NAMES.get(state.winner)}
+
+    # -- snapshots --------------------------------------------------------------------
+
+    def to_json(self, state: OnyxState) -> dict:
+        return {"board": state.size,
+                "cells": state.cells.translate(bytes.maketrans(b"\0\1\2", b".bw")).decode(),
+                "to_move": COLOUR_NAMES[state.to_move], "swapped": state.swapped,
+                "plies": state.plies, "winner": COLOUR_NAMES.get(state.winner),
+                "last": None if state.last is None else [state.last[0], list(state.last[1])]}
+
+    def from_json(self, data: dict) -> OnyxState:
+        colours = {name: colour for colour, name in COLOUR_NAMES.items()}
+        cells = bytearray(data["cells"].encode().translate(bytes.maketrans(b".bw", b"\0\1\2")))
+        last = data["last"]
+        return self._with_chains(OnyxState(
+            data["board"], cells, colours[data["to_move"]], data["swapped"], data["plies"],
+            colours.get(data["winner"], EMPTY),
+            None if last is None else (last[0], tuple(last[1])), [], []))
+
+    # -- records ----------------------------------------------------------------------
+
+    def record_tags(self, options, players):
+        return [("Game", self.title), ("Board", options["board"]),
+                ("Setup", options["setup"]), ("Black", players[0]), ("White", players[1])]
+
+    def players_from_tags(self, tags: dict[str, str]) -> list[str]:
+        return [tags.get("Black", "Black"), tags.get("White", "White")]
+
+    def result_token(self, state: OnyxState) -> str:
+        """By stone colour, whoever played it after a swap: 1-0 Black, 0-1 White."""
+        return {EMPTY: "*", BLACK: "1-0", WHITE: "0-1"}[state.winner]
+
+    def numbered_record(self) -> bool:
+        return True
+
+    # -- diagrams ---------------------------------------------------------------------
+
+    def text_diagram(self, view: dict) -> str:
+        from pbem.engines.onyx_render import text_diagram
+        return text_diagram(view)
+
+    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
+        from pbem.engines.onyx_render import svg_diagram
+        return svg_diagram(view, size=size, caption=caption)

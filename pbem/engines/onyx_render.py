@@ -1,0 +1,200 @@
+"""Onyx diagrams from a view: plain text for email, SVG in the board's true geometry.
+
+Both are pure functions of the data `Onyx.view` returns, so they can show nothing the
+view does not hold.
+
+The true board is the snub square tiling: every square of the naming grid (O3) is a
+real square turned by 15° (anticlockwise in even columns, clockwise in odd ones), and
+every other cell is a rhombus of two equilateral triangles. So rows and columns zig-zag
+while the names stay straight (O2). Every board line then has the same length.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from html import escape
+
+from pbem.engines.onyx import board_of
+
+STONE_TEXT = {"black": "X", "white": "O"}
+
+
+# -- text --------------------------------------------------------------------------------
+
+def text_diagram(view: dict) -> str:
+    """Rows top to bottom, points joined by '-', cells drawn as '/', '\\' or a midpoint.
+
+       12  . - . - . - . - . - O - O - . - . - . - . - .  12
+           | / | . | / | . | / | . | / | . | / | . | / |
+    """
+    board = board_of(view["board"])
+    n = board.size
+    marks = {name: STONE_TEXT["black"] for name in view["black"]}
+    marks.update({name: STONE_TEXT["white"] for name in view["white"]})
+    last = (view.get("last") or {}).get("point")
+    letters = "    " + "   ".join(board.names[g] [0] for g in range(n))
+    lines = [letters]
+    for r in range(n, 0, -1):
+        row = list(f"{r:>2}  " + " - ".join(marks.get(board.names[board.corner(g, r)], ".")
+                                            for g in range(n)) + f"  {r}")
+        for g in range(n):
+            if board.names[board.corner(g, r)] == last:
+                row[3 + 4 * g], row[5 + 4 * g] = "(", ")"
+        lines.append("".join(row))
+        if r > 1:
+            lines.append(_cell_row(board, r - 1, marks, last))
+    lines.append(letters)
+    lines.append("")
+    lines.extend(_legend(view))
+    return "\n".join(lines)
+
+
+def _cell_row(board, r: int, marks: dict[str, str], last: str | None) -> str:
+    cells = []
+    for g in range(board.size - 1):
+        mid = board.square_at.get((g, r))
+        if mid is None:
+            cells.append(" / " if r % 2 else " \\ ")
+        else:
+            name = board.names[mid]
+            stone = marks.get(name, ".")
+            cells.append(f"({stone})" if name == last else f" {stone} ")
+    return "    |" + "|".join(cells) + "|"
+
+
+def _legend(view: dict) -> list[str]:
+    lines = ["X Black   O White   (·) last move"]
+    last = view.get("last")
+    if last:
+        captured = f", capturing {' '.join(last['captured'])}" if last["captured"] else ""
+        lines.append(f"Last move: {last['move']}{captured}")
+    if view.get("winner"):
+        lines.append(f"{view['winner'].capitalize()} has won.")
+    elif view.get("to_move"):
+        lines.append(f"{view['to_move'].capitalize()} to move.")
+    return lines
+
+
+# -- geometry ----------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def coordinates(size: int) -> tuple[tuple[float, float], ...]:
+    """(x, y) of every point, y up, board lines of length 1; midpoints at square centres."""
+    board = board_of(size)
+    tilt = math.radians(15)
+
+    def turn(g: int) -> float:  # the rotation of the squares in column g
+        return -tilt if g % 2 == 0 else tilt
+
+    xs = [0.0] * size
+    ys = [0.0] * size
+    x = y = 0.0
+    for g in range(size):  # along row 1
+        xs[g], ys[g] = x, y
+        x, y = x + math.cos(turn(g)), y + math.sin(turn(g))
+    points: list[tuple[float, float]] = [(0.0, 0.0)] * board.points
+    for g in range(size):
+        x, y = xs[g], ys[g]
+        for r in range(1, size + 1):
+            points[board.corner(g, r)] = (x, y)
+            # the square beside the vertical line from (g, r) up: right if g + r is even
+            angle = math.pi / 2 + (turn(g) if (g + r) % 2 == 0 else -turn(g))
+            x, y = x + math.cos(angle), y + math.sin(angle)
+    for mid, corners in enumerate(board.mid_corners, start=board.corners):
+        points[mid] = (sum(points[c][0] for c in corners) / 4,
+                       sum(points[c][1] for c in corners) / 4)
+    return tuple(points)
+
+
+# -- SVG ---------------------------------------------------------------------------------
+
+def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
+    """A standalone SVG of the position, `size` pixels wide, with an optional caption."""
+    board = board_of(view["board"])
+    points = coordinates(board.size)
+    min_x = min(x for x, _ in points)
+    max_x = max(x for x, _ in points)
+    min_y = min(y for _, y in points)
+    max_y = max(y for _, y in points)
+    margin = 1.1
+    scale = size / (max_x - min_x + 2 * margin)
+    height = (max_y - min_y + 2 * margin) * scale
+    caption_height = 0.08 * size if caption else 0
+
+    def at(p: int) -> tuple[float, float]:
+        x, y = points[p]
+        return (x - min_x + margin) * scale, (max_y - y + margin) * scale
+
+    stone = 0.24 * scale
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
+             f'height="{height + caption_height:.0f}" viewBox="0 0 {size} '
+             f'{height + caption_height:.1f}" role="img" '
+             f'aria-label="{escape(_description(view))}">',
+             f"<title>{escape(_description(view))}</title>",
+             f'<rect width="100%" height="100%" fill="#f3e6c4"/>']
+    for mid, corners in enumerate(board.mid_corners, start=board.corners):
+        ll, lr, ul, ur = corners
+        corner_path = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(at, (ll, lr, ur, ul)))
+        parts.append(f'<polygon points="{corner_path}" fill="#e6d3a3"/>')
+    lines = []
+    for a, neighbours in enumerate(board.neighbours):
+        for b in neighbours:
+            if a < b:
+                (x1, y1), (x2, y2) = at(a), at(b)
+                width = 0.6 if b >= board.corners else 1.2
+                lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
+                             f'y2="{y2:.1f}" stroke-width="{width}"/>')
+    parts.append('<g stroke="#5a4a2a">' + "".join(lines) + "</g>")
+    parts.extend(_labels(board, at, scale))
+    for colour, fill, edge in (("black", "#111", "#000"), ("white", "#fafafa", "#333")):
+        for name in view[colour]:
+            x, y = at(board.index[name])
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}" fill="{fill}" '
+                         f'stroke="{edge}" stroke-width="1"/>')
+    last = view.get("last")
+    if last and last["point"]:
+        x, y = at(board.index[last["point"]])
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 1.35:.1f}" fill="none" '
+                     f'stroke="#d22" stroke-width="{max(2, stone / 4):.1f}"/>')
+        for name in last["captured"]:
+            x, y = at(board.index[name])
+            d = stone * 0.6
+            parts.append(f'<path d="M{x - d:.1f},{y - d:.1f}L{x + d:.1f},{y + d:.1f}'
+                         f'M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}" stroke="#d22" '
+                         f'stroke-width="2"/>')
+    if caption:
+        parts.append(f'<text x="{size / 2:.1f}" y="{height + caption_height * 0.7:.1f}" '
+                     f'font-family="serif" font-size="{caption_height * 0.5:.1f}" '
+                     f'text-anchor="middle">{escape(caption)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _labels(board, at, scale: float) -> list[str]:
+    n, font = board.size, 0.42 * scale
+    style = (f'font-family="sans-serif" font-size="{font:.1f}" fill="#333" '
+             f'text-anchor="middle" dominant-baseline="central"')
+    labels = []
+    for g in range(n):
+        for r, dy in ((1, 0.75), (n, -0.75)):
+            x, y = at(board.corner(g, r))
+            labels.append(f'<text x="{x:.1f}" y="{y + dy * scale:.1f}" {style}>'
+                          f'{board.names[g][0]}</text>')
+    for r in range(1, n + 1):
+        for g, dx in ((0, -0.75), (n - 1, 0.75)):
+            x, y = at(board.corner(g, r))
+            labels.append(f'<text x="{x + dx * scale:.1f}" y="{y:.1f}" {style}>{r}</text>')
+    return labels
+
+
+def _description(view: dict) -> str:
+    text = (f"Onyx {view['board']}×{view['board']}: {len(view['black'])} black and "
+            f"{len(view['white'])} white stones")
+    if view.get("last"):
+        text += f"; last move {view['last']['move']}"
+    if view.get("winner"):
+        text += f"; {view['winner']} has won"
+    elif view.get("to_move"):
+        text += f"; {view['to_move']} to move"
+    return text
