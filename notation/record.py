@@ -15,7 +15,9 @@ engine's business (pbem.engines.records).
 
 `format_record(parse_record(text)) == text` for text in the layout `format_record`
 writes, and `parse_record(format_record(r)) == r` for every record whose comments are
-written with single spaces (white space inside a comment is folded when read).
+written with single spaces (white space inside a comment is folded when read) and
+without braces in comments or line breaks in tag values (written as parentheses and
+spaces, since they would end the comment or the tag).
 """
 
 from __future__ import annotations
@@ -110,6 +112,10 @@ def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
         elif _LABEL.match(token):
             words = []
             while position < len(tokens) and tokens[position][1] != ";":
+                if _LABEL.match(tokens[position][1]):
+                    raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs "
+                                            f"a closing ';' before {tokens[position][1]} "
+                                            f"on line {tokens[position][0]}")
                 if tokens[position][1].startswith("{"):
                     raise RecordSyntaxError(f"line {tokens[position][0]}: a comment inside "
                                             f"the move of {token[:-1]}; end the move with ';'")
@@ -126,7 +132,9 @@ def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
         else:
             record.moves.append(Move(token))
     if result is None:
-        raise RecordSyntaxError("the movetext must end with a result: 1-0, 0-1, 1/2-1/2 or *")
+        last = tokens[-1][0] if tokens else first_line
+        raise RecordSyntaxError(f"line {last}: the movetext must end with a result: "
+                                f"1-0, 0-1, 1/2-1/2 or *")
     record.result = result
 
 
@@ -188,6 +196,8 @@ def _movetext_tokens(record: Record) -> list[str]:
         if record.numbered and (ply % 2 == 0 or need_number):
             number = f"{ply // 2 + 1}." + ("" if ply % 2 == 0 else "..") + " "
         if move.actor is None:
+            if len(move.text.split()) != 1:
+                raise ValueError(f"{move.text!r} has spaces: write it with its actor")
             units.append(number + move.text)
         else:
             units.append(f"{number}{move.actor}: {move.text};")
@@ -198,7 +208,8 @@ def _movetext_tokens(record: Record) -> list[str]:
 
 
 def _comment(text: str) -> str:
-    return "{" + " ".join(text.split()) + "}"
+    """Braces inside a comment would end it early: they are written as parentheses."""
+    return "{" + " ".join(text.replace("{", "(").replace("}", ")").split()) + "}"
 
 
 def _wrap(units: list[str]) -> list[str]:
@@ -215,4 +226,6 @@ def _wrap(units: list[str]) -> list[str]:
 
 
 def _escape(value: str) -> str:
+    """A tag is one line: line breaks in a value are written as spaces."""
+    value = " ".join(value.splitlines())
     return value.replace("\\", "\\\\").replace('"', '\\"')

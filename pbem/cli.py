@@ -65,7 +65,11 @@ def _load(path: str):
     try:
         with open(path, encoding="utf-8") as file:
             record = parse_record(file.read())
-    except (OSError, UnicodeDecodeError, RecordSyntaxError) as error:
+    except OSError as error:
+        return None, f"cannot read it: {error.strerror or error}"
+    except UnicodeDecodeError:
+        return None, "cannot read it: a record is UTF-8 text"
+    except RecordSyntaxError as error:
         return None, str(error)
     return record, None
 

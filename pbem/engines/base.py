@@ -177,6 +177,16 @@ class Engine:
         """
         return self.notation(state, seat, decision)
 
+    def determinize(self, state: State, viewer: int | None, rng: random.Random) -> State:
+        """A state `viewer` cannot tell from this one: everything hidden from them redealt.
+
+        The secrecy test compares `view(state, viewer)` with the view of such a state: a
+        view that leaks anything hidden changes. Perfect-information games keep the state.
+        """
+        if self.dealt:
+            raise NotImplementedError(f"{self.title} must say what is hidden from a seat")
+        return state
+
     def random_decision(self, state: State, seat: int, rng: random.Random) -> Decision:
         """A uniformly random legal decision, for self-play and playouts."""
         return rng.choice(self.legal(state, seat))

@@ -7,8 +7,8 @@ or SWAP.
 
 Speed: a state holds no history, and each colour's chains live in a union-find with the
 edges each chain touches, so a move costs the same at ply 300 as at ply 10. A capture
-removes stones, which a union-find cannot undo; the captured colour's chains are rebuilt
-then (captures are rare, and the rebuild is linear in the board).
+removes stones, which a union-find cannot undo; only the chains that lost stones are
+relabelled then.
 """
 
 from __future__ import annotations
@@ -173,6 +173,32 @@ def _rebuild_chains(board: Board, cells: bytearray, parent: list[int], reach: li
         for q in neighbours[p]:
             if q > p and cells[q] == colour:
                 _join(parent, reach, p, q)
+
+
+def _relabel_after_capture(board: Board, cells: bytearray, parent: list[int],
+                           reach: list[int], removed: list[int], colour: int) -> None:
+    """Rebuild the chains of `colour` that lost stones, and only those.
+
+    A union-find cannot split a chain; but every piece left of a broken chain touches a
+    removed stone, so a flood from those neighbours relabels exactly the pieces.
+    """
+    edges, neighbours = board.edges[colour], board.neighbours
+    done: set[int] = set()
+    for gone in removed:
+        for start in neighbours[gone]:
+            if cells[start] != colour or start in done:
+                continue
+            piece, mask = [start], 0
+            done.add(start)
+            for p in piece:  # grows while it is walked: a breadth-first flood
+                mask |= edges[p]
+                for q in neighbours[p]:
+                    if cells[q] == colour and q not in done:
+                        done.add(q)
+                        piece.append(q)
+            for p in piece:
+                parent[p] = start
+            reach[start] = mask
 
 
 def _captures(board: Board, cells: bytearray, point: int, colour: int) -> list[int]:
@@ -344,7 +370,8 @@ class Onyx(Engine):
             if cells[q] == colour:
                 _join(parent, reach, decision, q)
         if captured:
-            _rebuild_chains(board, cells, parent, reach, BLACK + WHITE - colour)
+            _relabel_after_capture(board, cells, parent, reach, captured,
+                                   BLACK + WHITE - colour)
         winner = colour if reach[_find(parent, decision)] == BOTH_EDGES else EMPTY
         return OnyxState(state.size, cells, BLACK + WHITE - colour, state.swapped,
                          state.plies + 1, winner, (decision, tuple(captured)), parent, reach)

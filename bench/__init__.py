@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench` prints throughput and memory. Never run by the tests."""

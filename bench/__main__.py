@@ -1,0 +1,16 @@
+"""`python -m bench [--seconds S]`: run every benchmark and print its figures."""
+
+import argparse
+
+from bench import engines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="time spent on each playout measurement")
+    args = parser.parse_args()
+    engines.run(args.seconds)
+
+
+main()

@@ -1,0 +1,94 @@
+"""Engine speed: random playouts per second, and the cost of one move early and late.
+
+Playouts call the engine directly (random_decision + apply), the way a search or a
+bulk check would, on one core. The per-move figure compares `apply` at ply 10 with
+ply 300 on a big Onyx board: a state holds no history, so the two should match.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+import tracemalloc
+
+from pbem.engines import ENGINES
+from pbem.engines.base import CHANCE
+from pbem.engines.game import chance_rng
+
+PLAYOUTS = {  # engine id -> [(label, options, players)]
+    "onyx": [("12x12 standard", {}, 2), ("16x16 standard", {"board": "16"}, 2),
+             ("26x26 open", {"board": "26", "setup": "open"}, 2)],
+}
+
+
+def playout(engine, options, players, rng: random.Random) -> int:
+    """One random game to its end; returns the number of plies."""
+    state = engine.start(options, players)
+    plies = 0
+    while to_act := engine.to_act(state):
+        seat = rng.choice(sorted(to_act))
+        decision = (engine.deal(state, chance_rng("bench", plies)) if seat == CHANCE
+                    else engine.random_decision(state, seat, rng))
+        state = engine.apply(state, seat, decision)
+        plies += 1
+    return plies
+
+
+def measure_playouts(engine, options, players, seconds: float) -> dict:
+    rng = random.Random(1)
+    options = engine.resolve_options(options)
+    games = plies = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        plies += playout(engine, options, players, rng)
+        games += 1
+    elapsed = time.perf_counter() - start
+    tracemalloc.start()
+    playout(engine, options, players, rng)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"games/s": games / elapsed, "plies/s": plies / elapsed,
+            "plies/game": plies / games, "peak KiB/playout": peak / 1024}
+
+
+def apply_cost(engine, options, at_ply: int, samples: int = 2000) -> float:
+    """Median microseconds for one apply from a position reached after `at_ply` plies."""
+    rng = random.Random(at_ply)
+    options = engine.resolve_options(options)
+    while True:
+        state = engine.start(options, 2)
+        for _ in range(at_ply):
+            if not engine.to_act(state):
+                break
+            (seat,) = engine.to_act(state)
+            state = engine.apply(state, seat, engine.random_decision(state, seat, rng))
+        if engine.to_act(state):
+            break
+    (seat,) = engine.to_act(state)
+    decisions = [engine.random_decision(state, seat, rng) for _ in range(samples)]
+    times = []
+    for decision in decisions:
+        start = time.perf_counter()
+        engine.apply(state, seat, decision)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6, len(json.dumps(engine.to_json(state)))
+
+
+def run(seconds: float) -> None:
+    print("Random playouts, one core (engine calls only, no notation)")
+    for engine_id, cases in PLAYOUTS.items():
+        engine = ENGINES[engine_id]
+        for label, options, players in cases:
+            figures = measure_playouts(engine, options, players, seconds)
+            print(f"  {engine_id:9} {label:18} " + "  ".join(
+                f"{value:9.1f} {name}" for name, value in figures.items()))
+    print("\nOne apply, early and late (Onyx 26x26 open)")
+    onyx = ENGINES["onyx"]
+    big = {"board": "26", "setup": "open"}
+    early, early_size = apply_cost(onyx, big, 10)
+    late, late_size = apply_cost(onyx, big, 300)
+    print(f"  ply 10:  {early:6.2f} µs   snapshot {early_size} bytes")
+    print(f"  ply 300: {late:6.2f} µs   snapshot {late_size} bytes")
+    print(f"  ratio:   {late / early:6.2f}")
