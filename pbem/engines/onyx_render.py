@@ -64,7 +64,7 @@ def _cell_row(board, r: int, marks: dict[str, str], last: str | None) -> str:
 
 
 def _legend(view: dict) -> list[str]:
-    lines = ["X Black   O White   (·) last move"]
+    lines = ["X Black   O White   (X) last move"]
     last = view.get("last")
     if last:
         captured = f", capturing {' '.join(last['captured'])}" if last["captured"] else ""
