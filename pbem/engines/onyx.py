@@ -222,7 +222,8 @@ def _midpoint_free(board: Board, cells: bytearray, point: int) -> bool:
 # -- the engine --------------------------------------------------------------------------
 
 def _check_board(value: str) -> str | None:
-    if not value.isdigit() or int(value) % 2 or not 6 <= int(value) <= 26:
+    if not (value.isascii() and value.isdigit()) or int(value) % 2 \
+            or not 6 <= int(value) <= 26:
         return "the board size is an even number from 6 to 26"
     return None
 
