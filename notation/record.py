@@ -30,7 +30,8 @@ LINE_WIDTH = 79
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _NUMBER = re.compile(r"\d+\.(\.\.)?$")
 _RESULT = re.compile(r"(\*|\d+(/\d+)?(-\d+(/\d+)?)+)$")
-_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*:$")
+LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*$")  # a seat label, written "Label:"
+_LABEL = re.compile(LABEL.pattern[:-1] + ":$")
 
 
 class RecordSyntaxError(ValueError):

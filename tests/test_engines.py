@@ -138,3 +138,12 @@ def test_a_transcribed_deal_without_a_seed_is_checked_by_the_rules():
 
 def engine_scores(game):
     return game.engine.view(game.state, None)["scores"]
+
+
+def test_a_replayed_record_keeps_its_commitment_and_seed():
+    engine = ENGINES["duel"]
+    running = Game(engine, {}, ["ann", "ben"], seed="s3")
+    text = format_record(running.record())
+    assert format_record(Game.from_record(parse_record(text)).record()) == text
+    finished = format_record(selfplay(engine, {}, 2, "5").record())
+    assert format_record(Game.from_record(parse_record(finished)).record()) == finished

@@ -165,9 +165,6 @@ class Engine:
 
     # -- defaults most games keep ------------------------------------------------------
 
-    def players_of(self, state: State) -> int:
-        return state.players
-
     def visible_notation(self, state: State, seat: int, decision: Decision,
                          viewer: int | None) -> str | None:
         """What `viewer` may read of a decision (None: that something happened, not what).

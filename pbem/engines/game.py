@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from dataclasses import dataclass, field
 
-from notation.record import Move, Record
+from notation.record import LABEL, Move, Record
 from pbem.engines import get_engine, UnknownGame
 from pbem.engines.base import CHANCE, Engine, MoveError, OptionError
 
 DEALER = "Dealer"
-_LABEL_SAFE = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*$")
 
 
 class RecordError(ValueError):
@@ -67,6 +65,7 @@ class Game:
         self.options = engine.resolve_options(options)
         self.players = list(players)
         self.seed = seed
+        self.commitment = seed_commitment(seed) if seed is not None else None
         self.state = engine.start(self.options, len(players), seed)
         self.plies: list[Ply] = []
         self._deal_while_due()
@@ -102,7 +101,7 @@ class Game:
             return DEALER
         name = self.players[seat]
         lowered = [p.lower() for p in self.players]
-        if (_LABEL_SAFE.match(name) and lowered.count(name.lower()) == 1
+        if (LABEL.match(name) and not name.isdigit() and lowered.count(name.lower()) == 1
                 and name.lower() != DEALER.lower()):
             return name
         return str(seat + 1)
@@ -123,9 +122,9 @@ class Game:
         if reveal_seed is None:
             reveal_seed = not self.to_act
         tags = self.engine.record_tags(self.options, self.players)
-        if self.seed is not None and self.engine.dealt:
-            tags.append(("SeedSHA256", seed_commitment(self.seed)))
-            if reveal_seed:
+        if self.commitment is not None and self.engine.dealt:
+            tags.append(("SeedSHA256", self.commitment))
+            if reveal_seed and self.seed is not None:
                 tags.append(("Seed", self.seed))
         result = self.engine.result_token(self.state)
         tags.append(("Result", result))
@@ -151,6 +150,8 @@ class Game:
             raise RecordError(f"the tags: {error}") from None
         for number, move in enumerate(record.moves[:plies], start=1):
             game._replay(number, move, seed)
+        # Only now: with a seed during the replay, the game would deal by itself.
+        game.seed, game.commitment = seed, tags.get("SeedSHA256")
         return game
 
     def _replay(self, number: int, move: Move, seed: str | None) -> None:
