@@ -14,6 +14,7 @@ relabelled then.
 from __future__ import annotations
 
 import random
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -125,7 +126,11 @@ def board_of(size: int) -> Board:
 
 @dataclass(eq=False)
 class OnyxState:
-    """A position. `parent`/`reach` are a union-find over stones, rebuilt from `cells`."""
+    """A position. `parent`/`reach` are a union-find over stones, rebuilt from `cells`.
+
+    All three are flat byte arrays rather than lists, so copying one for the next state is
+    a memory copy whose cost does not depend on what the game has done so far.
+    """
 
     size: int
     cells: bytearray
@@ -134,8 +139,8 @@ class OnyxState:
     plies: int
     winner: int
     last: tuple[int, tuple[int, ...]] | None  # (point or SWAP, captured points)
-    parent: list[int]
-    reach: list[int]
+    parent: array  # of unsigned shorts: the chain's parent point
+    reach: bytearray  # at a chain's root: the edges it touches
 
     @property
     def players(self) -> int:
@@ -148,21 +153,21 @@ class OnyxState:
         return BLACK if (seat == 0) != self.swapped else WHITE
 
 
-def _find(parent: list[int], p: int) -> int:
+def _find(parent: array, p: int) -> int:
     while parent[p] != p:
         parent[p] = parent[parent[p]]
         p = parent[p]
     return p
 
 
-def _join(parent: list[int], reach: list[int], a: int, b: int) -> None:
+def _join(parent: array, reach: bytearray, a: int, b: int) -> None:
     ra, rb = _find(parent, a), _find(parent, b)
     if ra != rb:
         parent[rb] = ra
         reach[ra] |= reach[rb]
 
 
-def _rebuild_chains(board: Board, cells: bytearray, parent: list[int], reach: list[int],
+def _rebuild_chains(board: Board, cells: bytearray, parent: array, reach: bytearray,
                     colour: int) -> None:
     edges, neighbours = board.edges[colour], board.neighbours
     stones = [p for p in range(board.points) if cells[p] == colour]
@@ -175,8 +180,8 @@ def _rebuild_chains(board: Board, cells: bytearray, parent: list[int], reach: li
                 _join(parent, reach, p, q)
 
 
-def _relabel_after_capture(board: Board, cells: bytearray, parent: list[int],
-                           reach: list[int], removed: list[int], colour: int) -> None:
+def _relabel_after_capture(board: Board, cells: bytearray, parent: array,
+                           reach: bytearray, removed: list[int], colour: int) -> None:
     """Rebuild the chains of `colour` that lost stones, and only those.
 
     A union-find cannot split a chain; but every piece left of a broken chain touches a
@@ -258,8 +263,8 @@ class Onyx(Engine):
 
     def _with_chains(self, state: OnyxState) -> OnyxState:
         board = board_of(state.size)
-        state.parent = list(range(board.points))
-        state.reach = [0] * board.points
+        state.parent = array("H", range(board.points))
+        state.reach = bytearray(board.points)
         for colour in (BLACK, WHITE):
             _rebuild_chains(board, state.cells, state.parent, state.reach, colour)
         return state
@@ -361,19 +366,25 @@ class Onyx(Engine):
             return OnyxState(state.size, state.cells, state.to_move, True, state.plies + 1,
                              EMPTY, (SWAP, ()), state.parent, state.reach)
         board, colour = board_of(state.size), state.to_move
-        cells, parent, reach = bytearray(state.cells), state.parent[:], state.reach[:]
+        cells, parent, reach = bytearray(state.cells), array("H", state.parent), \
+            bytearray(state.reach)
         captured = _captures(board, cells, decision, colour)
         cells[decision] = colour
         for p in captured:
             cells[p] = EMPTY
-        parent[decision], reach[decision] = decision, board.edges[colour][decision]
+        # The new stone becomes the root of every chain it touches.
+        parent[decision], mask = decision, board.edges[colour][decision]
         for q in board.neighbours[decision]:
             if cells[q] == colour:
-                _join(parent, reach, decision, q)
+                root = _find(parent, q)
+                if root != decision:
+                    parent[root] = decision
+                    mask |= reach[root]
+        reach[decision] = mask
         if captured:
             _relabel_after_capture(board, cells, parent, reach, captured,
                                    BLACK + WHITE - colour)
-        winner = colour if reach[_find(parent, decision)] == BOTH_EDGES else EMPTY
+        winner = colour if mask == BOTH_EDGES else EMPTY
         return OnyxState(state.size, cells, BLACK + WHITE - colour, state.swapped,
                          state.plies + 1, winner, (decision, tuple(captured)), parent, reach)
 
