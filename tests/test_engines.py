@@ -15,7 +15,7 @@ import pytest
 from notation.record import format_record, parse_record
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
-from pbem.engines.game import Game, selfplay
+from pbem.engines.game import Game, replay, selfplay
 
 from duel import Duel
 
@@ -68,9 +68,8 @@ def test_random_playthrough(engine_id, options, players, seed):
     if engine.dealt:
         assert redealt, "determinize never hid anything: the secrecy check was vacuous"
     record = parse_record(format_record(game.record()))
-    replayed = Game.from_record(record)
-    replayed.check_result(record)
-    assert engine.to_json(replayed.state) == engine.to_json(game.state)
+    Game.from_record(record).check_result(record)
+    assert engine.to_json(replay(record)) == engine.to_json(game.state)
 
 
 def _check_snapshot(engine, state):

@@ -11,6 +11,13 @@ States are opaque to the server. An engine promises that `apply` never changes t
 it is given (it returns a new one), and that `to_json`/`from_json` round-trip a state
 exactly, so the server can keep a snapshot instead of replaying the game for every move.
 
+The contract, in the order a game uses it: `resolve_options`, `start`, then while
+`to_act` is not empty: `legal` / `parse` a seat's text into a decision, `notation` for
+its canonical text, `apply`; `outcome` at the end. `view(state, seat)` is everything a
+seat may see, as JSON-able data; `determinize` says what it may not. Records and replay
+(`replay(record) -> state`) live in pbem.engines.game; diagrams (`text_diagram`,
+`svg_diagram`) are drawn from views only.
+
 Chance is part of the game (as in OpenSpiel): when `to_act` is `{CHANCE}` the dealer
 moves. The server produces that move with `deal(state, rng)` from the game's secret seed;
 a record states it explicitly, so a game dealt with physical cards can be transcribed.

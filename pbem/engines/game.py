@@ -196,6 +196,11 @@ class Game:
                               f"{actual!r}{why}")
 
 
+def replay(record: Record, plies: int | None = None):
+    """The state a record leads to (after its first `plies` moves); raises RecordError."""
+    return Game.from_record(record, plies).state
+
+
 def selfplay(engine: Engine, options: dict[str, str], players: int, seed: str,
              max_plies: int = 100_000) -> Game:
     """A game of random legal moves, the same for the same seed."""
