@@ -11,7 +11,7 @@ comments in braces, moves, and a result token at the end. A move is either one t
 (`F6`, `DE910*`, `swap`) or, for games whose moves name their actor or contain spaces,
 `Label: words ... ;` (the label names a seat, the dealer is `Dealer`). The full grammar
 is in notation/README.md. This module is pure syntax: what the moves mean is the
-engine's business (pbem.engines.records).
+engine's business (pbem.engines.game).
 
 `format_record(parse_record(text)) == text` for text in the layout `format_record`
 writes, and `parse_record(format_record(r)) == r` for every record whose comments are
@@ -76,7 +76,36 @@ class Record:
 
 def parse_record(text: str) -> Record:
     """Read one record; raises RecordSyntaxError naming the line at fault."""
-    lines = text.replace("\r\n", "\n").split("\n")
+    return _parse_lines(_lines(text), 0)
+
+
+def parse_records(text: str) -> list[Record]:
+    """Read a file of several records, one after another (as PGN files hold games).
+
+    A record ends where a tag line follows its movetext; errors name the file's line.
+    """
+    lines, records, start, in_movetext, in_comment = _lines(text), [], 0, False, False
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("[") and in_movetext and not in_comment:
+            records.append(_parse_lines(lines[start:index], start))
+            start, in_movetext = index, False
+        elif stripped and not stripped.startswith("["):
+            in_movetext = True
+        if in_movetext:  # a line of a comment that begins with '[' is no tag
+            in_comment = line.rfind("{") > line.rfind("}") or (
+                in_comment and "}" not in line)
+    if any(line.strip() for line in lines[start:]) or not records:
+        records.append(_parse_lines(lines[start:], start))
+    return records
+
+
+def _lines(text: str) -> list[str]:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+
+
+def _parse_lines(lines: list[str], offset: int) -> Record:
+    """One record from its lines; `offset` lines of the file come before them."""
     record = Record()
     index = 0
     while index < len(lines) and not lines[index].strip():
@@ -84,13 +113,14 @@ def parse_record(text: str) -> Record:
     while index < len(lines) and lines[index].lstrip().startswith("["):
         match = _TAG.match(lines[index].strip())
         if not match:
-            raise RecordSyntaxError(f"line {index + 1}: a tag is written [Name \"value\"], "
-                                    f"not {lines[index].strip()!r}")
+            raise RecordSyntaxError(f"line {offset + index + 1}: a tag is written "
+                                    f"[Name \"value\"], not {lines[index].strip()!r}")
         record.tags.append((match.group(1), _unescape(match.group(2))))
         index += 1
     if not record.tags:
-        raise RecordSyntaxError("line 1: a record starts with tag pairs such as [Game \"Onyx\"]")
-    _read_movetext(record, lines[index:], first_line=index + 1)
+        raise RecordSyntaxError(f"line {offset + 1}: a record starts with tag pairs such as "
+                                f"[Game \"Onyx\"]")
+    _read_movetext(record, lines[index:], first_line=offset + index + 1)
     return record
 
 

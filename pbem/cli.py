@@ -1,7 +1,7 @@
 """The `pbem` command: check and show game records, self-play, and (later) the server.
 
     pbem record check FILE...            exit 0 when every record is legal and true
-    pbem record show FILE [--ply N] [--json]
+    pbem record show FILE [--game N] [--ply N] [--json]
     pbem selfplay GAME [--players N] [--seed S] [--option K=V]...
     pbem games                           the games and their options
     pbem serve                           the server (arrives with the mail-server issue)
@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 
-from notation.record import RecordSyntaxError, format_record, parse_record
+from notation.record import RecordSyntaxError, format_record, parse_records
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, selfplay
@@ -36,10 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     record = commands.add_parser("record", help="check or show game records").add_subparsers(
         title="record commands")
     check = record.add_parser("check", help="exit 0 when every record is legal and true")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE",
+                       help="record files (several games each, if you like); - reads stdin")
     check.set_defaults(run=_record_check)
     show = record.add_parser("show", help="the position after N plies (default: the end)")
-    show.add_argument("file", metavar="FILE")
+    show.add_argument("file", metavar="FILE", help="a record file; - reads stdin")
+    show.add_argument("--game", type=int, default=1, help="which game of the file (1)")
     show.add_argument("--ply", type=int, help="plies to replay (default: all)")
     show.add_argument("--json", action="store_true", help="the position as JSON")
     show.set_defaults(run=_record_show)
@@ -61,42 +63,50 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(path: str):
-    """(game, record) or (None, error message) for one record file."""
+    """(records, None) or (None, error message) for one file; `-` is standard input."""
     try:
-        with open(path, encoding="utf-8") as file:
-            record = parse_record(file.read())
+        if path == "-":
+            text = sys.stdin.buffer.read().decode("utf-8-sig")
+        else:
+            with open(path, encoding="utf-8-sig") as file:
+                text = file.read()
+        return parse_records(text), None
     except OSError as error:
         return None, f"cannot read it: {error.strerror or error}"
     except UnicodeDecodeError:
         return None, "cannot read it: a record is UTF-8 text"
     except RecordSyntaxError as error:
         return None, str(error)
-    return record, None
 
 
 def _record_check(args) -> int:
     failures = 0
     for path in args.files:
-        record, error = _load(path)
-        if record is not None:
-            try:
-                game = Game.from_record(record)
-                game.check_result(record)
-            except RecordError as failure:
-                error = str(failure)
-        if error is None:
-            print(f"{path}: ok, {len(record.moves)} plies, result {record.result}")
-        else:
+        records, error = _load(path)
+        if records is None:
             failures += 1
             print(f"{path}: {error}", file=sys.stderr)
+            continue
+        for number, record in enumerate(records, start=1):
+            name = path if len(records) == 1 else f"{path} game {number}"
+            try:
+                Game.from_record(record).check_result(record)
+            except RecordError as failure:
+                failures += 1
+                print(f"{name}: {failure}", file=sys.stderr)
+            else:
+                print(f"{name}: ok, {len(record.moves)} plies, result {record.result}")
     return 1 if failures else 0
 
 
 def _record_show(args) -> int:
-    record, error = _load(args.file)
-    if record is None:
+    records, error = _load(args.file)
+    if records is not None and not 1 <= args.game <= len(records):
+        error = f"--game must be from 1 to {len(records)}"
+    if error is not None:
         print(f"{args.file}: {error}", file=sys.stderr)
         return 1
+    record = records[args.game - 1]
     if args.ply is not None and not 0 <= args.ply <= len(record.moves):
         print(f"{args.file}: --ply must be from 0 to {len(record.moves)}", file=sys.stderr)
         return 1

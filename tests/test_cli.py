@@ -12,6 +12,7 @@ console script. The records are literal Onyx games on a 6×6 open board (RULINGS
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -339,3 +340,50 @@ def test_the_console_script_is_installed_and_plays_like_main(capsys):
     assert (run.returncode, run.stderr) == (0, "")
     assert run.stdout == pbem(capsys, "selfplay", "onyx", "--seed", "5")[1]
     assert run.stdout.startswith('[Game "Onyx"]\n')
+
+
+# -- files as people have them ----------------------------------------------------------
+
+def test_record_check_reads_several_games_from_one_file(capsys, tmp_path):
+    path = write(tmp_path, "club.txt", CAPTURE + "\n" + BLACK_WINS.replace("A6 1-0", "A6 *"))
+    code, out, err = pbem(capsys, "record", "check", path)
+    assert (code, out) == (1, f"{path} game 1: ok, 5 plies, result *\n")
+    assert err == (f"{path} game 2: the Result tag says '1-0' but the movetext ends "
+                   f"with '*'\n")
+
+
+def test_record_show_picks_a_game_of_the_file(capsys, tmp_path):
+    path = write(tmp_path, "club.txt", CAPTURE + "\n" + BLACK_WINS)
+    code, out, err = pbem(capsys, "record", "show", path, "--game", "2", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["winner"] == "black"
+    code, out, err = pbem(capsys, "record", "show", path, "--game", "3")
+    assert (code, err) == (1, f"{path}: --game must be from 1 to 2\n")
+
+
+def test_a_syntax_error_in_the_second_game_names_the_line_of_the_file(capsys, tmp_path):
+    text = CAPTURE + "\n" + BLACK_WINS.replace("6. A6", "6. A6 }")
+    path = write(tmp_path, "club.txt", text)
+    code, out, err = pbem(capsys, "record", "check", path)
+    line = text.split("\n").index("1. A1 C1 2. A2 C2 3. A3 C3 4. A4 C4 5. A5 C5 6. A6 } 1-0")
+    assert (code, err) == (1, f"{path}: line {line + 1}: '}}' without an opening '{{'\n")
+
+
+def test_a_comment_line_that_starts_with_a_bracket_is_no_new_game(capsys, tmp_path):
+    path = write(tmp_path, "note.txt", CAPTURE.replace("3. B5* *", "{a capture,\n[see the "
+                                                        "rulebook]} 3. B5* *"))
+    code, out, err = pbem(capsys, "record", "check", path)
+    assert (code, out, err) == (0, f"{path}: ok, 5 plies, result *\n", "")
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(capsys, tmp_path):
+    path = tmp_path / "notepad.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + CAPTURE.replace("\n", "\r\n").encode())
+    code, out, err = pbem(capsys, "record", "check", str(path))
+    assert (code, err) == (0, "")
+
+
+def test_dash_reads_the_record_from_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(CAPTURE.encode())))
+    code, out, err = pbem(capsys, "record", "check", "-")
+    assert (code, out, err) == (0, "-: ok, 5 plies, result *\n", "")

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from notation.record import (LINE_WIDTH, Move, Record, RecordSyntaxError, format_record,
-                             parse_record)
+                             parse_record, parse_records)
 
 ONYX_EXAMPLE = """\
 [Game "Onyx"]
@@ -311,3 +311,18 @@ def test_a_line_break_in_a_tag_value_is_written_as_a_space():
 def test_a_move_with_spaces_must_name_its_actor():
     with pytest.raises(ValueError, match="write it with its actor"):
         format_record(Record([("Game", "Onix")], [Move("take X A")], "*"))
+
+
+def test_a_file_may_hold_several_records():
+    one = '[Game "Onyx"]\n[Result "*"]\n\n1. F6 *\n'
+    two = '[Game "Onyx"]\n[Board "16"]\n[Result "*"]\n\nF6 G5\n*\n'
+    records = parse_records(one + "\n" + two + "\n\n")
+    assert [r.tags for r in records] == [[("Game", "Onyx"), ("Result", "*")],
+                                         [("Game", "Onyx"), ("Board", "16"), ("Result", "*")]]
+    assert [len(r.moves) for r in records] == [1, 2]
+    assert parse_records(one) == [parse_record(one)]
+
+
+def test_an_empty_file_is_no_record():
+    with pytest.raises(RecordSyntaxError, match="^line 1: a record starts with tag pairs"):
+        parse_records("\n\n")
