@@ -53,8 +53,8 @@ def measure_playouts(engine, options, players, seconds: float) -> dict:
             "plies/game": plies / games, "peak KiB/playout": peak / 1024}
 
 
-def apply_cost(engine, options, at_ply: int, samples: int = 2000) -> float:
-    """Median microseconds for one apply from a position reached after `at_ply` plies."""
+def apply_cost(engine, options, at_ply: int, samples: int = 2000) -> tuple[float, int]:
+    """Median microseconds for one apply after `at_ply` plies, and the snapshot's bytes."""
     rng = random.Random(at_ply)
     options = engine.resolve_options(options)
     while True:

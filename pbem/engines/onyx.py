@@ -128,8 +128,9 @@ def board_of(size: int) -> Board:
 class OnyxState:
     """A position. `parent`/`reach` are a union-find over stones, rebuilt from `cells`.
 
-    All three are flat byte arrays rather than lists, so copying one for the next state is
-    a memory copy whose cost does not depend on what the game has done so far.
+    All three are flat arrays (bytes; unsigned shorts for `parent`) rather than lists, so
+    copying one for the next state is a memory copy whose cost does not depend on what
+    the game has done so far.
     """
 
     size: int
@@ -217,6 +218,13 @@ def _captures(board: Board, cells: bytearray, point: int, colour: int) -> list[i
                 and cells[side1] == other and cells[side2] == other):
             captured += (side1, side2)
     return captured
+
+
+def _written(state: OnyxState, point: int, captured) -> str:
+    """The canonical text of a move: the point, one '*' per captured pair; or swap."""
+    if point == SWAP:
+        return "swap"
+    return board_of(state.size).names[point] + "*" * (len(captured) // 2)
 
 
 def _midpoint_free(board: Board, cells: bytearray, point: int) -> bool:
@@ -356,10 +364,10 @@ class Onyx(Engine):
 
     def notation(self, state: OnyxState, seat: int, decision: int) -> str:
         if decision == SWAP:
-            return "swap"
+            return _written(state, SWAP, ())
         board = board_of(state.size)
-        pairs = len(_captures(board, state.cells, decision, state.to_move)) // 2
-        return board.names[decision] + "*" * pairs
+        return _written(state, decision, _captures(board, state.cells, decision,
+                                                   state.to_move))
 
     def apply(self, state: OnyxState, seat: int, decision: int) -> OnyxState:
         if decision == SWAP:
@@ -405,8 +413,7 @@ class Onyx(Engine):
         last = None
         if state.last is not None:
             point, captured = state.last
-            last = {"move": "swap" if point == SWAP
-                    else board.names[point] + "*" * (len(captured) // 2),
+            last = {"move": _written(state, point, captured),
                     "point": None if point == SWAP else board.names[point],
                     "captured": sorted(board.names[p] for p in captured)}
         view.update(game=self.id, board=state.size, plies=state.plies, last=last,

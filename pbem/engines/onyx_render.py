@@ -33,7 +33,7 @@ def text_diagram(view: dict) -> str:
     marks = {name: STONE_TEXT["black"] for name in view["black"]}
     marks.update({name: STONE_TEXT["white"] for name in view["white"]})
     last = (view.get("last") or {}).get("point")
-    letters = "    " + "   ".join(board.names[g] [0] for g in range(n))
+    letters = "    " + "   ".join(board.names[g][0] for g in range(n))
     lines = [letters]
     for r in range(n, 0, -1):
         row = list(f"{r:>2}  " + " - ".join(marks.get(board.names[board.corner(g, r)], ".")
