@@ -176,18 +176,16 @@ def test_record_check_names_a_wrong_capture_mark(capsys, tmp_path):
     assert "write B5*." in err
 
 
-def test_record_check_refuses_a_file_that_is_not_a_record(capsys, tmp_path):
-    path = write(tmp_path, "letter.txt", "Dear Bob,\nmy move is F6.\n")
+@pytest.mark.parametrize("text, complaint", [
+    ("Dear Bob,\nmy move is F6.\n",
+     'line 1: a record starts with tag pairs such as [Game "Onyx"]'),
+    (CAPTURE.replace("2. F1", "2. F1 }"), "line 8: '}' without an opening '{'"),
+], ids=["not-a-record", "stray-brace"])
+def test_record_check_refuses_a_syntax_error_with_its_line(capsys, tmp_path, text,
+                                                           complaint):
+    path = write(tmp_path, "refused.txt", text)
     code, out, err = pbem(capsys, "record", "check", path)
-    assert (code, out) == (1, "")
-    assert err == f'{path}: line 1: a record starts with tag pairs such as [Game "Onyx"]\n'
-
-
-def test_record_check_refuses_a_syntax_error_with_its_line(capsys, tmp_path):
-    path = write(tmp_path, "brace.txt", CAPTURE.replace("2. F1", "2. F1 }"))
-    code, out, err = pbem(capsys, "record", "check", path)
-    assert (code, out) == (1, "")
-    assert err == f"{path}: line 8: '}}' without an opening '{{'\n"
+    assert (code, out, err) == (1, "", f"{path}: {complaint}\n")
 
 
 def test_record_check_names_a_missing_file(capsys, tmp_path):

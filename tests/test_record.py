@@ -265,35 +265,20 @@ def test_the_formatter_numbers_the_move_after_a_comment_on_a_black_move():
     ('[Game "Onyx"]\n\n1. F6 G5;\n*\n', 3, "no such move is open"),
     ('[Game "Onix"]\n\nalice: take {oops} X A; *\n', 3, "a comment inside the move"),
     ('Dear Bob, my move is F6.\n', 1, "a record starts with tag pairs"),
+    ('[Game "Onyx"]\n\n1. F6 G5\n2. D4\n', 4, "must end with a result: 1-0, 0-1"),
+    ('[Game "Onix"]\n\nalice: take X A\nbob: take O B; *\n', 3,
+     "the move of alice needs a closing ';' before bob: on line 4"),
+    ('[Game "Onyx"]\r\n\r\n1. F6 G5\r\n2. D4 } *\r\n', 4, "'}' without an opening"),
 ], ids=["tag-without-quotes", "tag-unclosed-quote", "unclosed-comment", "stray-brace",
         "move-after-result", "comment-after-result", "actor-move-without-semicolon",
         "actor-move-without-text", "semicolon-without-move", "comment-inside-actor-move",
-        "not-a-record"])
+        "not-a-record", "missing-result", "semicolon-forgotten-before-next-actor",
+        "windows-line-endings"])
 def test_a_syntax_error_names_its_line(text, line, words):
     with pytest.raises(RecordSyntaxError) as error:
         parse_record(text)
     assert str(error.value).startswith(f"line {line}: ")
     assert words in str(error.value)
-
-
-def test_a_missing_result_says_what_would_end_the_movetext():
-    with pytest.raises(RecordSyntaxError, match=r"must end with a result: 1-0, 0-1"):
-        parse_record('[Game "Onyx"]\n\n1. F6 G5\n2. D4\n')
-
-
-def test_windows_line_endings_keep_the_line_numbers_of_errors():
-    with pytest.raises(RecordSyntaxError, match=r"^line 4: '}'"):
-        parse_record('[Game "Onyx"]\r\n\r\n1. F6 G5\r\n2. D4 } *\r\n')
-
-
-def test_a_missing_result_names_the_last_line():
-    with pytest.raises(RecordSyntaxError, match=r"^line 4: "):
-        parse_record('[Game "Onyx"]\n\n1. F6 G5\n2. D4\n')
-
-
-def test_a_forgotten_semicolon_before_the_next_actor_move_is_refused():
-    with pytest.raises(RecordSyntaxError, match=r"^line 3: .*alice.*';'"):
-        parse_record('[Game "Onix"]\n\nalice: take X A\nbob: take O B; *\n')
 
 
 def test_braces_in_a_comment_are_written_as_parentheses():
