@@ -56,6 +56,7 @@ def test_random_playthrough(engine_id, options, players, seed):
         for seat in game.to_act - {CHANCE}:
             legal = engine.legal(state, seat)
             assert legal, f"seat {seat} must act but has no legal decision"
+            assert engine.prompt(state, seat).strip(), "mail ends with what to do now"
             for decision in rng.sample(legal, min(SAMPLE, len(legal))):
                 text = engine.notation(state, seat, decision)
                 assert engine.parse(state, seat, text) == decision, text

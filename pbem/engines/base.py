@@ -195,6 +195,27 @@ class Engine:
         """A uniformly random legal decision, for self-play and playouts."""
         return rng.choice(self.legal(state, seat))
 
+    def prompt(self, state: State, seat: int) -> str:
+        """One or two lines telling `seat` what to decide now, with examples to type.
+
+        Mail ends with this. The default lists a few legal decisions; engines whose
+        decisions need explaining (which card, which row, a target) say more.
+        """
+        legal = self.legal(state, seat)
+        if not legal:
+            return "Nothing to decide now."
+        step = max(1, len(legal) // 3)
+        examples = [self.notation(state, seat, d) for d in list(legal)[::step][:3]]
+        return "Your move, for example: " + ", ".join(examples)
+
+    def reveals(self, state: State, seat: int, decision: Decision) -> bool:
+        """Whether playing `decision` shows anyone something they did not know.
+
+        A move that reveals cannot be taken back (`undo`): the others have seen it. The
+        default is safe: every move of a game with hidden information reveals.
+        """
+        return self.dealt
+
     def position(self, state: State) -> dict:
         """The position in a few public keys, for `pbem record show --json`."""
         view = self.view(state, None)
