@@ -195,6 +195,15 @@ class Engine:
         """A uniformly random legal decision, for self-play and playouts."""
         return rng.choice(self.legal(state, seat))
 
+    def default_decision(self, state: State, seat: int) -> Decision | None:
+        """The decision the server plays for `seat` when its deadline passes unanswered.
+
+        None means there is no default: the seat must act (the server's reminder and
+        forfeit policy applies). Games whose rulings name defaults return them, e.g. a
+        reaction window's pass, so a missing answer counts as that decision.
+        """
+        return None
+
     def prompt(self, state: State, seat: int) -> str:
         """One or two lines telling `seat` what to decide now, with examples to type.
 
@@ -223,6 +232,15 @@ class Engine:
         view.setdefault("to_move", sorted(self.to_act(state)) or None)
         view.setdefault("winner", sorted(outcome.winners) if outcome else None)
         return view
+
+    def split_line(self, text: str) -> list[str]:
+        """The decisions one line of a player's mail holds, in the order to play them.
+
+        The server plays the parts of each command line in order until one fails. Most
+        games take one decision per line; a game whose turn has several decisions may
+        let a player write them on one line (Onix: separated by commas).
+        """
+        return [text]
 
     def play(self, state: State, seat: int, text: str) -> tuple[State, str]:
         """Parse and apply one move text; returns the new state and the canonical text."""

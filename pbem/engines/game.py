@@ -51,6 +51,28 @@ def chance_rng(seed: str, ply: int) -> random.Random:
     return random.Random(f"{seed}/{ply}")
 
 
+@dataclass(frozen=True)
+class Deal:
+    """One dealer's move: the state it was made in, the decision and its text."""
+    before: object
+    decision: object
+    text: str
+
+
+def deal_while_due(engine: Engine, state, seed: str, plies: int) -> tuple[object, list[Deal]]:
+    """The dealer's moves while the game waits for the dealer, after `plies` plies.
+
+    Returns the state after them and the deals. The server and `Game` both deal here, so
+    a game played by mail and its replayed record always agree.
+    """
+    dealt: list[Deal] = []
+    while engine.to_act(state) == {CHANCE}:
+        decision = engine.deal(state, chance_rng(seed, plies + len(dealt)))
+        dealt.append(Deal(state, decision, engine.notation(state, CHANCE, decision)))
+        state = engine.apply(state, CHANCE, decision)
+    return state, dealt
+
+
 class Game:
     """One game in play: the engine's state plus the plies that led to it."""
 
@@ -68,7 +90,19 @@ class Game:
         self.commitment = seed_commitment(seed) if seed is not None else None
         self.state = engine.start(self.options, len(players), seed)
         self.plies: list[Ply] = []
+        self.termination: tuple[str, str] | None = None  # (result, why): ended by a player
         self._deal_while_due()
+
+    @classmethod
+    def from_log(cls, engine: Engine, options: dict[str, str], players: list[str], seed: str,
+                 plies: list[Ply], state, termination: tuple[str, str] | None = None
+                 ) -> "Game":
+        """A game as the server keeps it (moves and a snapshot), without replaying it."""
+        game = cls.__new__(cls)
+        game.engine, game.options, game.players = engine, dict(options), list(players)
+        game.seed, game.commitment = seed, seed_commitment(seed)
+        game.plies, game.state, game.termination = list(plies), state, termination
+        return game
 
     @property
     def to_act(self) -> frozenset[int]:
@@ -87,11 +121,10 @@ class Game:
         return canonical
 
     def _deal_while_due(self) -> None:
-        while self.seed is not None and self.to_act == {CHANCE}:
-            decision = self.engine.deal(self.state, chance_rng(self.seed, len(self.plies)))
-            text = self.engine.notation(self.state, CHANCE, decision)
-            self.state = self.engine.apply(self.state, CHANCE, decision)
-            self.plies.append(Ply(CHANCE, text, labelled=True))
+        if self.seed is not None:
+            self.state, dealt = deal_while_due(self.engine, self.state, self.seed,
+                                               len(self.plies))
+            self.plies += [Ply(CHANCE, deal.text, labelled=True) for deal in dealt]
 
     # -- seat labels in records --------------------------------------------------------
 
@@ -120,13 +153,16 @@ class Game:
     def record(self, reveal_seed: bool | None = None) -> Record:
         """The record so far. The seed is revealed only once the game is over."""
         if reveal_seed is None:
-            reveal_seed = not self.to_act
+            reveal_seed = not self.to_act or self.termination is not None
         tags = self.engine.record_tags(self.options, self.players)
         if self.commitment is not None and self.engine.dealt:
             tags.append(("SeedSHA256", self.commitment))
             if reveal_seed and self.seed is not None:
                 tags.append(("Seed", self.seed))
         result = self.engine.result_token(self.state)
+        if self.termination is not None:
+            result = self.termination[0]
+            tags.append(("Termination", self.termination[1]))
         tags.append(("Result", result))
         moves = [Move(ply.text, self.label(ply.seat) if ply.labelled else None,
                       list(ply.comments)) for ply in self.plies]
@@ -189,6 +225,8 @@ class Game:
         if tag is not None and tag != record.result:
             raise RecordError(f"the Result tag says {tag!r} but the movetext ends with "
                               f"{record.result!r}")
+        if actual == "*" and record.result != "*" and record.tag("Termination"):
+            return  # ended by a player (a resignation), not by the rules
         if record.result != actual:
             outcome = self.outcome
             why = f" ({outcome.reason})" if outcome else " (the game is not over)"
