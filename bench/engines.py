@@ -20,6 +20,11 @@ from pbem.engines.game import chance_rng
 PLAYOUTS = {  # engine id -> [(label, options, players)]
     "onyx": [("12x12 standard", {}, 2), ("16x16 standard", {"board": "16"}, 2),
              ("26x26 open", {"board": "26", "setup": "open"}, 2)],
+    "onix": [("2 players", {}, 2), ("4 players", {}, 4),
+             ("6 players advanced", {"advanced": "true"}, 6)],
+    "baronoxx": [("2 players", {}, 2), ("5 players v1", {"variant": "1"}, 5),
+                 ("10 players v2", {"variant": "2"}, 10)],
+    "gemforge": [("2 players", {}, 2), ("4 players", {}, 4)],
 }
 
 

@@ -144,7 +144,8 @@ def test_the_same_seed_gives_the_same_record_and_another_seed_another(capsys):
     (["onyx", "--option", "board"],
      "pbem selfplay: options are written K=V, such as board=16; not 'board'"),
     (["onyx", "--players", "3"], "pbem selfplay: Onyx is played by 2 players, not 3."),
-    (["chess"], "pbem selfplay: unknown game 'chess'; the games are: onyx"),
+    (["chess"], "pbem selfplay: unknown game 'chess'; the games are: onyx, onix, baronoxx, "
+                "gemforge"),
 ], ids=["board-13", "board-14-standard", "colour", "setup", "no-equals", "players",
         "unknown-game"])
 def test_selfplay_refuses_what_it_cannot_play_with_a_message(capsys, argv, message):
@@ -306,7 +307,7 @@ def test_record_show_may_stop_before_a_corrupt_ply(capsys, tmp_path):
     assert (position["to_move"], position["winner"]) == ("white", None)
 
 
-# -- games, serve, no command ------------------------------------------------------------
+# -- games, no command (serve: test_serve.py) ------------------------------------------------------------
 
 def test_games_lists_onyx_and_its_options(capsys):
     code, out, err = pbem(capsys, "games")
@@ -315,12 +316,6 @@ def test_games_lists_onyx_and_its_options(capsys):
     assert "onyx: Onyx, 2 players" in lines
     assert re.search(r"^\s+board=12\s+board size: an even number from 6 to 26$", out, re.M)
     assert re.search(r"^\s+setup=standard\s+standard .*open", out, re.M)
-
-
-def test_serve_says_there_is_no_server_yet(capsys):
-    code, out, err = pbem(capsys, "serve")
-    assert (code, err) == (0, "")
-    assert out.startswith("no server yet")
 
 
 def test_no_command_prints_the_help_and_fails(capsys):

@@ -24,6 +24,21 @@ CASES = [
     ("onyx", {"board": "6", "setup": "open"}, 2),
     ("onyx", {"board": "16"}, 2),
     ("onyx", {"board": "20", "setup": "open"}, 2),
+    ("onix", {}, 2),
+    ("onix", {"advanced": "true"}, 3),
+    ("onix", {}, 4),
+    ("onix", {"advanced": "true"}, 5),
+    ("onix", {}, 6),
+    ("onix", {"advanced": "true"}, 6),
+    ("baronoxx", {}, 2),
+    ("baronoxx", {"variant": "1"}, 3),
+    ("baronoxx", {"variant": "2"}, 4),
+    ("baronoxx", {"variant": "1+2", "games": "2"}, 7),
+    ("baronoxx", {"variant": "2"}, 10),
+    ("baronoxx", {}, 10),
+    ("gemforge", {}, 2),
+    ("gemforge", {}, 3),
+    ("gemforge", {}, 4),
     ("duel", {}, 2),
     ("duel", {}, 3),
 ]
@@ -36,7 +51,7 @@ def duel_registered(monkeypatch):
 
 
 def test_every_registered_engine_has_a_playthrough_case():
-    assert {"onyx"} <= set(ENGINES) - {"duel"}
+    assert {"onyx", "onix", "baronoxx", "gemforge"} <= set(ENGINES) - {"duel"}
     assert set(ENGINES) <= {engine for engine, _, _ in CASES}
 
 

@@ -1,11 +1,15 @@
-"""The registry of game engines by id: `onyx` (and the card games as they land)."""
+"""The registry of game engines by id: `onyx`, `onix`, `baronoxx`, `gemforge`."""
 
 from __future__ import annotations
 
 from pbem.engines.base import Engine
+from pbem.engines.baronoxx import BaronOxx
+from pbem.engines.gemforge import GemForge
+from pbem.engines.onix import Onix
 from pbem.engines.onyx import Onyx
 
-ENGINES: dict[str, Engine] = {engine.id: engine for engine in (Onyx(),)}
+ENGINES: dict[str, Engine] = {engine.id: engine for engine in (Onyx(), Onix(), BaronOxx(),
+                                                               GemForge())}
 
 
 class UnknownGame(KeyError):

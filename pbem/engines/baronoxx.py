@@ -1,0 +1,651 @@
+"""6 nimmt! Baron Oxx: the rules engine (RULINGS.md N1–N23), from the deal to a match's end.
+
+Each round every seat chooses a hand card in secret (`play 23`, replaceable until the
+reveal, with an optional preference for where it goes); the last choice reveals them all
+and the cards are placed in ascending order. A placement asks its player only when there
+is a real choice that their preferences do not settle (N11, N13). Options: `variant`
+(base, 1, 2 or 1+2) and `games` (a match: the scores add up, N18).
+
+Chance is dealt as it is needed. A personal deck is a count of cards nobody has seen, and
+the dealer names the cards when they are drawn (`draw #2 ...`): taking the top cards of a
+shuffled deck and taking random cards from all the unseen ones (decks and set-aside
+together) are the same lottery, and so a physical game can be transcribed as it is
+played. Cards that Variant 2 puts under a deck are public and drawn last (N6, N20); at a
+Variant 2 end the dealer shows the unseen cards still in decks (`left #2 ...`, N23).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from itertools import permutations
+
+from notation.baronoxx import (NO_PREF, PICKS, ROWS, NotationError, Pref, decision_text,
+                               pref_text, read_decision)
+from pbem.engines.base import CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome
+from pbem.engines.baronoxx_cards import CARDS, MASK, legal_rows, penalty, takes_row
+
+CARDS_EACH = {2: 24, 3: 20, 4: 16, 5: 16, 6: 16, 7: 12, 8: 12, 9: 8, 10: 8}
+HAND = 4
+DEAL, CHOOSE, PLACE, REVEAL, OVER = "deal", "choose", "place", "reveal", "over"
+
+
+# -- preferences: every ordered list of distinct rows, so legal() can count them ----------
+
+ROW_LISTS = tuple(p for k in range(ROWS + 1) for p in permutations(range(ROWS), k))
+PREFS = len(ROW_LISTS) ** 2 * len(PICKS)
+
+
+def pref_at(index: int) -> Pref:
+    rows, rest = divmod(index, len(ROW_LISTS) * len(PICKS))
+    takes, pick = divmod(rest, len(PICKS))
+    return (ROW_LISTS[rows], ROW_LISTS[takes], PICKS[pick])
+
+
+def _random_pref(rng: random.Random) -> Pref:
+    """A short preference, as people write them: a row or two, a take, low or high."""
+    rows = tuple(rng.sample(range(ROWS), rng.randrange(3)))
+    takes = tuple(rng.sample(range(ROWS), rng.randrange(2)))
+    return (rows, takes, rng.choice(PICKS))
+
+
+_ROW_LIST_SET = frozenset(ROW_LISTS)
+
+
+def is_pref(pref) -> bool:
+    return (isinstance(pref, tuple) and len(pref) == 3 and pref[2] in PICKS
+            and all(isinstance(rows, tuple) and rows in _ROW_LIST_SET for rows in pref[:2]))
+
+
+class Decisions(Sequence):
+    """A seat's legal decisions, listed lazily: preferences multiply each card by
+    ~320,000 (N13), too many to build, but each can be counted, indexed and checked."""
+
+    def __init__(self, plain: tuple, cards: tuple[int, ...]):
+        self.plain, self.cards = plain, cards  # a standing preference is always legal
+
+    def __len__(self) -> int:
+        return len(self.plain) + PREFS * (len(self.cards) + 1)
+
+    def __getitem__(self, index: int):
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        if index < len(self.plain):
+            return self.plain[index]
+        card, pref = divmod(index - len(self.plain), PREFS)
+        if card < len(self.cards):
+            return ("play", self.cards[card], pref_at(pref))
+        return ("pref", pref_at(pref))
+
+    def __contains__(self, decision) -> bool:
+        if decision in self.plain:
+            return True
+        if not isinstance(decision, tuple) or not decision:
+            return False
+        if decision[0] == "play" and len(decision) == 3:
+            return decision[1] in self.cards and is_pref(decision[2])
+        return decision[0] == "pref" and len(decision) == 2 and is_pref(decision[1])
+
+
+# -- state ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OxxState:
+    """One moment of a match. Rows are numbered 0–4 here and 1–5 in text (N7)."""
+
+    players: int
+    variant: str
+    games: int
+    game: int = 1
+    phase: str = DEAL
+    round: int = 0
+    rows: tuple = ()  # of tuples of cards, left to right
+    hands: tuple = ()  # per seat, sorted
+    known: tuple = ()  # per seat: hand cards everyone has seen (N6, Variant 2)
+    unknown: tuple = ()  # per seat: the cards on top of the deck that nobody has seen
+    bottoms: tuple = ()  # per seat: public cards under the deck, drawn in this order
+    unseen: tuple = ()  # sorted: every card nobody has seen (decks and the set-aside)
+    piles: tuple = ()  # Oxx piles
+    chosen: tuple = ()  # per seat: None or (card, pref), secret until the reveal
+    queue: tuple = ()  # revealed (card, seat, pref) still to place, lowest first
+    revealed: tuple = ()  # the last reveal: (card, seat), lowest first
+    events: tuple = ()  # placements since: (seat, card, row, cards taken, how)
+    standing: tuple = ()  # per seat: the standing preference (N13)
+    finished: bool = False  # Variant 2: someone placed their last card this round (N21)
+    results: tuple = ()  # the scores of each finished game of the match
+
+    @property
+    def rule1(self) -> bool:
+        return "1" not in self.variant.split("+")
+
+    @property
+    def positive(self) -> bool:
+        return "2" in self.variant.split("+")
+
+    @property
+    def asked(self) -> int | None:
+        """The seat whose revealed card waits for its decision."""
+        return self.queue[0][1] if self.phase == PLACE and self.queue else None
+
+    def deck_size(self, seat: int) -> int:
+        return self.unknown[seat] + len(self.bottoms[seat])
+
+    def waiting(self) -> tuple[int, str, list[int]]:
+        """The revealed card to place next, and its player's options (N11, N15): `row`
+        and the rows it fits, or `take` and every row when it fits none."""
+        card = self.queue[0][0]
+        fits = legal_rows(self.rows, card)
+        return card, "row" if fits else "take", fits or list(range(ROWS))
+
+
+def _new_game(state: OxxState, game: int) -> OxxState:
+    n, each = state.players, CARDS_EACH[state.players]
+    return replace(state, game=game, phase=DEAL, round=0, rows=(), hands=((),) * n,
+                   known=((),) * n, unknown=(each,) * n, bottoms=((),) * n,
+                   unseen=tuple(range(1, 111)), piles=((),) * n, chosen=(None,) * n,
+                   queue=(), revealed=(), events=(), finished=False)
+
+
+def _set(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def _without(cards: tuple, gone) -> tuple:
+    return tuple(c for c in cards if c not in gone)
+
+
+def _check_games(value: str) -> str | None:
+    return None if value.isascii() and value.isdigit() and 1 <= int(value) <= 99 else \
+        "the number of games in the match is from 1 to 99"
+
+
+class BaronOxx(Engine):
+    id = "baronoxx"
+    title = "6 nimmt! Baron Oxx"
+    min_players, max_players = 2, 10
+    dealt = True
+    options = (
+        Option("variant", "base", "base, 1 (no sixth-card rule), 2 (positive points) "
+               "or 1+2", choices=("base", "1", "2", "1+2")),
+        Option("games", "1", "games in the match, scores added up", check=_check_games),
+    )
+
+    def start(self, options: dict[str, str], players: int = 2,
+              seed: str | None = None) -> OxxState:
+        options = self.resolve_options(options)
+        state = OxxState(players, options["variant"], int(options["games"]),
+                         standing=(NO_PREF,) * players)
+        return _new_game(state, 1)
+
+    # -- whom the game waits for --------------------------------------------------------
+
+    def to_act(self, state: OxxState) -> frozenset[int]:
+        if state.phase in (DEAL, REVEAL):
+            return frozenset({CHANCE})
+        if state.phase == PLACE:
+            return frozenset({state.asked})
+        if state.phase == CHOOSE:
+            return frozenset(s for s, c in enumerate(state.chosen)
+                             if c is None and state.hands[s])
+        return frozenset()
+
+    def legal(self, state: OxxState, seat: int) -> Sequence:
+        if seat == CHANCE or state.phase == OVER:
+            return []
+        plain: tuple = ()
+        if seat == state.asked:
+            _, kind, options = state.waiting()
+            plain = tuple((kind, r) for r in options)
+        cards = state.hands[seat] if state.phase == CHOOSE else ()
+        return Decisions(plain, cards)
+
+    def _dealer_task(self, state: OxxState) -> tuple:
+        if state.phase == REVEAL:
+            return ("left", next(s for s in range(state.players) if state.unknown[s]))
+        for seat in range(state.players):
+            if not state.hands[seat] and state.unknown[seat]:
+                return ("draw", seat)
+        return ("rows",)
+
+    def deal(self, state: OxxState, rng: random.Random) -> tuple:
+        task = self._dealer_task(state)
+        if task[0] == "rows":
+            return ("rows", tuple(rng.sample(state.unseen, ROWS)))
+        seat = task[1]
+        if task[0] == "left":
+            return ("left", seat, tuple(sorted(rng.sample(state.unseen,
+                                                          state.unknown[seat]))))
+        count = min(HAND, state.unknown[seat])
+        return ("draw", seat, tuple(sorted(rng.sample(state.unseen, count))),
+                state.bottoms[seat][:HAND - count])
+
+    # -- reading and writing decisions --------------------------------------------------
+
+    def parse(self, state: OxxState, seat: int, text: str) -> tuple:
+        try:
+            read = read_decision(text)
+        except NotationError as error:
+            raise InvalidMove(str(error)) from None
+        if state.phase == OVER:
+            raise IllegalMove("The match is over.")
+        if seat == CHANCE:
+            return self._parse_dealer(state, read)
+        if read[0] in ("draw", "left", "rows"):
+            raise IllegalMove(f"{text.strip()!r} is the dealer's move, not a player's.")
+        if read[0] == "number":  # a row when asked where a card goes, else a card
+            if seat == state.asked and 1 <= read[1] <= ROWS:
+                read = (state.waiting()[1], read[1] - 1)
+            else:
+                read = ("play", read[1], NO_PREF)
+        if read not in self.legal(state, seat):
+            raise IllegalMove(self._why_not(state, seat, read))
+        return read
+
+    def _why_not(self, state: OxxState, seat: int, decision: tuple) -> str:
+        kind = decision[0]
+        if kind == "play":
+            if state.phase != CHOOSE:
+                return ("The cards of this round are revealed; you choose your next card "
+                        "when every card is placed." + self._hint(state, seat))
+            hand = " ".join(map(str, state.hands[seat]))
+            return f"You have no {decision[1]}: your hand is {hand}."
+        if seat != state.asked:
+            return "Nobody asked you where a card goes now." + self._hint(state, seat)
+        card, asked, options = state.waiting()
+        if kind == "take" and asked == "row":
+            return (f"Your {card} fits {self._rows_words(options)}, so you take no row "
+                    f"by choice (Rule 3 is for a card that fits no row).{self._hint(state, seat)}")
+        if kind == "row" and asked == "take":
+            return (f"Your {card} ({CARDS[card].face}) fits no row: Rule 3, take a row into "
+                    f"your Oxx pile with take 1 to take 5.")
+        row = state.rows[decision[1]]
+        return (f"Row {decision[1] + 1} ends with {row[-1]} ({CARDS[row[-1]].face}), which "
+                f"shares no colour with {card} ({CARDS[card].face}).{self._hint(state, seat)}")
+
+    def _hint(self, state: OxxState, seat: int) -> str:
+        return " " + self.prompt(state, seat)
+
+    @staticmethod
+    def _rows_words(rows: list[int]) -> str:
+        names = [str(r + 1) for r in rows]
+        return ("row " + names[0] if len(names) == 1
+                else "rows " + ", ".join(names[:-1]) + " and " + names[-1])
+
+    def _parse_dealer(self, state: OxxState, read: tuple) -> tuple:
+        if state.phase not in (DEAL, REVEAL):
+            raise IllegalMove("The dealer has nothing to deal now: the game waits for "
+                              "the players.")
+        task = self._dealer_task(state)
+        if read[0] != task[0] or (task[0] != "rows" and read[1] != task[1]):
+            raise IllegalMove(f"The dealer's move now is {self._task_words(task)}.")
+        cards = read[-1]
+        if len(set(cards)) != len(cards):
+            raise IllegalMove("A card is named twice.")
+        if task[0] == "rows":
+            count, bottom = ROWS, ()
+        elif task[0] == "left":
+            count, bottom = state.unknown[task[1]], ()
+        else:
+            count = min(HAND, state.unknown[task[1]])
+            bottom = state.bottoms[task[1]][:HAND - count]
+            cards = tuple(c for c in cards if c not in bottom)
+            if len(cards) + len(bottom) != len(read[-1]):
+                raise IllegalMove(f"The draw must end with the cards under the deck: "
+                                  f"{' '.join(map(str, bottom))}.")
+        seen = [c for c in cards if c not in state.unseen]
+        if len(cards) != count or seen:
+            why = (f"{seen[0]} is not among the unseen cards" if seen
+                   else f"it takes {count} unseen cards")
+            raise IllegalMove(f"{self._task_words(task).capitalize()}: {why}.")
+        if task[0] == "rows":
+            return ("rows", cards)
+        if task[0] == "left":
+            return ("left", task[1], tuple(sorted(cards)))
+        return ("draw", task[1], tuple(sorted(cards)), bottom)
+
+    @staticmethod
+    def _task_words(task: tuple) -> str:
+        if task[0] == "rows":
+            return "rows: the five row starters"
+        seat = task[1] + 1
+        return (f"draw #{seat}: the cards seat {seat} draws" if task[0] == "draw"
+                else f"left #{seat}: the unseen cards left in seat {seat}'s deck")
+
+    def notation(self, state: OxxState, seat: int, decision: tuple) -> str:
+        return decision_text(decision)
+
+    def visible_notation(self, state, seat, decision, viewer):
+        """Choices, preferences and drawn cards are their author's alone (N6, N13)."""
+        if decision[0] in ("play", "pref", "draw") and viewer != (
+                decision[1] if decision[0] == "draw" else seat):
+            return None
+        return self.notation(state, seat, decision)
+
+    def reveals(self, state: OxxState, seat: int, decision: tuple) -> bool:
+        """A replaceable choice shows nothing; the last one shows every card (N8)."""
+        if decision[0] == "play":
+            return self.to_act(state) == {seat}
+        if decision[0] == "pref":  # when it settles the placement that waits for it
+            return self.apply(state, seat, decision).queue != state.queue
+        return True
+
+    # -- the rules ----------------------------------------------------------------------
+
+    def apply(self, state: OxxState, seat: int, decision: tuple) -> OxxState:
+        kind = decision[0]
+        if kind == "play":
+            state = replace(state, chosen=_set(state.chosen, seat, decision[1:]))
+        elif kind == "pref":
+            state = replace(state, standing=_set(state.standing, seat, decision[1]))
+        elif kind == "row":
+            state = self._place(state, decision[1])
+        elif kind == "take":
+            state = self._rule3(state, decision[1])
+        else:
+            state = self._dealt(state, decision)
+        return self._settle(state)
+
+    def _dealt(self, state: OxxState, decision: tuple) -> OxxState:
+        kind, cards = decision[0], decision[-1] if decision[0] != "draw" else decision[2]
+        state = replace(state, unseen=_without(state.unseen, cards))
+        if kind == "rows":
+            return replace(state, rows=tuple((c,) for c in cards))
+        seat = decision[1]
+        if kind == "left":  # shown at the end: now public cards of that deck
+            return replace(state, unknown=_set(state.unknown, seat, 0), bottoms=_set(
+                state.bottoms, seat, cards + state.bottoms[seat]))
+        bottom = decision[3]
+        return replace(
+            state, hands=_set(state.hands, seat, tuple(sorted(cards + bottom))),
+            known=_set(state.known, seat, bottom),
+            unknown=_set(state.unknown, seat, state.unknown[seat] - len(cards)),
+            bottoms=_set(state.bottoms, seat, state.bottoms[seat][len(bottom):]))
+
+    def _settle(self, state: OxxState) -> OxxState:
+        """Carry out everything that needs nobody's decision, up to the next one."""
+        while True:
+            if state.phase == CHOOSE and not self.to_act(state):
+                state = self._reveal(state)
+            elif state.phase == PLACE and not state.queue:
+                state = self._end_round(state)
+            elif state.phase == PLACE:
+                placed = self._place_by_itself(state)
+                if placed is None:
+                    return state
+                state = placed
+            elif state.phase == DEAL and self._dealer_task(state)[0] == "rows" \
+                    and state.rows:
+                state = self._after_deal(state)
+            elif state.phase == REVEAL and not any(state.unknown):
+                state = self._score(state)
+            else:
+                return state
+
+    def _reveal(self, state: OxxState) -> OxxState:
+        plays = sorted((c[0], seat, c[1]) for seat, c in enumerate(state.chosen) if c)
+        hands, known = list(state.hands), list(state.known)
+        for card, seat, _ in plays:
+            hands[seat] = _without(hands[seat], (card,))
+            known[seat] = _without(known[seat], (card,))
+        return replace(state, phase=PLACE, round=state.round + 1, hands=tuple(hands),
+                       known=tuple(known), chosen=(None,) * state.players,
+                       queue=tuple(plays), revealed=tuple((c, s) for c, s, _ in plays),
+                       events=())
+
+    def _place_by_itself(self, state: OxxState) -> OxxState | None:
+        """N11, N13, N20: place the next card unless its player must decide."""
+        _, seat, pref = state.queue[0]
+        card, kind, options = state.waiting()
+        if kind == "row" and len(options) == 1:
+            return self._place(state, options[0])
+        if kind == "take" and state.positive:
+            bottoms = _set(state.bottoms, seat, state.bottoms[seat] + (card,))
+            return replace(state, bottoms=bottoms, queue=state.queue[1:],
+                           events=state.events + ((seat, card, -1, (), "under"),))
+        row = self.preferred(state, kind, options, card, (pref, state.standing[seat]))
+        if row is None:
+            return None
+        return self._place(state, row) if kind == "row" else self._rule3(state, row)
+
+    def preferred(self, state: OxxState, kind: str, options: list[int], card: int,
+                  prefs) -> int | None:
+        """N13: the card's preference, then the standing one: a list, then low/high."""
+        for rows, takes, pick in prefs:
+            for row in rows if kind == "row" else takes:
+                if row in options:
+                    return row
+            if pick:
+                cost = {r: self.cost(state, kind, r, card) for r in options}
+                best = (min if pick == "low" else max)(cost.values())
+                return min(r for r in options if cost[r] == best)
+        return None
+
+    def cost(self, state: OxxState, kind: str, row: int, card: int) -> int:
+        """The points a player takes now by placing in (or taking) a row."""
+        if kind == "take":
+            return penalty(state.rows[row])
+        return penalty(state.rows[row]) if takes_row(state.rows[row] + (card,),
+                                                     state.rule1) else 0
+
+    def _place(self, state: OxxState, r: int) -> OxxState:
+        card, seat, _ = state.queue[0]
+        row = state.rows[r] + (card,)
+        how = takes_row(row, state.rule1)
+        taken = row[:-1] if how else ()
+        after = replace(state, rows=_set(state.rows, r, (card,) if how else row),
+                        piles=_set(state.piles, seat, state.piles[seat] + taken),
+                        queue=state.queue[1:], events=state.events + (
+                            (seat, card, r, taken, f"rule {how}" if how else "row"),))
+        if not after.hands[seat] and not after.deck_size(seat):
+            after = replace(after, finished=True)
+        return after
+
+    def _rule3(self, state: OxxState, r: int) -> OxxState:
+        card, seat, _ = state.queue[0]
+        taken = state.rows[r]
+        return replace(state, rows=_set(state.rows, r, (card,)),
+                       piles=_set(state.piles, seat, state.piles[seat] + taken),
+                       queue=state.queue[1:],
+                       events=state.events + ((seat, card, r, taken, "rule 3"),))
+
+    def _end_round(self, state: OxxState) -> OxxState:
+        """N5, N17, N21: end the game, or refill the empty hands."""
+        holding = any(state.hands[s] or state.deck_size(s) for s in range(state.players))
+        if (state.positive and state.finished) or not holding:
+            return self._end_game(state)
+        hands, known, bottoms = list(state.hands), list(state.known), list(state.bottoms)
+        for seat in range(state.players):  # a deck of public cards draws by itself
+            if not hands[seat] and not state.unknown[seat]:
+                drawn = bottoms[seat][:HAND]
+                hands[seat], known[seat] = tuple(sorted(drawn)), drawn
+                bottoms[seat] = bottoms[seat][HAND:]
+        return replace(state, phase=DEAL, hands=tuple(hands), known=tuple(known),
+                       bottoms=tuple(bottoms))
+
+    def _after_deal(self, state: OxxState) -> OxxState:
+        if state.positive and self._deadlocked(state):
+            return self._end_game(state)
+        return replace(state, phase=CHOOSE)
+
+    def _deadlocked(self, state: OxxState) -> bool:
+        """N22: nothing anyone holds could ever be placed. Unseen deck cards are not
+        named yet, so while there are any, every unseen card counts as one of them: the
+        game then ends a few idle rounds later, with the same score."""
+        cards = [c for s in range(state.players) for c in state.hands[s] + state.bottoms[s]]
+        if any(state.unknown):
+            cards += state.unseen
+        ends = 0
+        for row in state.rows:
+            ends |= MASK[row[-1]]
+        return not any(MASK[c] & ends for c in cards)
+
+    def _end_game(self, state: OxxState) -> OxxState:
+        """The dealer shows the unseen cards left in decks (Variant 2), then scores."""
+        return replace(state, phase=REVEAL)
+
+    def scores(self, state: OxxState) -> list[int]:
+        """N17, N23: this game's points so far (Variant 2: minus the cards still held)."""
+        points = [penalty(pile) for pile in state.piles]
+        if state.positive:
+            points = [p - penalty(state.hands[s] + state.bottoms[s])
+                      for s, p in enumerate(points)]
+        return points
+
+    def _score(self, state: OxxState) -> OxxState:
+        state = replace(state, results=state.results + (tuple(self.scores(state)),))
+        if state.game < state.games:
+            return _new_game(state, state.game + 1)
+        return replace(state, phase=OVER)
+
+    def totals(self, state: OxxState) -> list[int]:
+        return [sum(game[s] for game in state.results) for s in range(state.players)]
+
+    def outcome(self, state: OxxState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        totals = self.totals(state)
+        best = (max if state.positive else min)(totals)
+        winners = [s for s, t in enumerate(totals) if t == best]
+        games = f" over {state.games} games" if state.games > 1 else ""
+        what = "most points" if state.positive else "fewest bullheads"
+        return Outcome.shared_by(winners, state.players, f"the {what}{games}: " + ", ".join(
+            f"#{s + 1} {t}" for s, t in enumerate(totals)))
+
+    # -- defaults and random play -------------------------------------------------------
+
+    def default_decision(self, state: OxxState, seat: int) -> tuple:
+        """N14, at a deadline: the lowest card with LOW (Variant 2: HIGH); for a waiting
+        placement the same choice."""
+        pick = "high" if state.positive else "low"
+        if seat == state.asked:
+            card, kind, options = state.waiting()
+            return (kind, self.preferred(state, kind, options, card, [((), (), pick)]))
+        return ("play", state.hands[seat][0], ((), (), pick))
+
+    def random_decision(self, state: OxxState, seat: int, rng: random.Random) -> tuple:
+        """Mostly plain cards and rows; now and then a preference, to exercise them."""
+        legal = self.legal(state, seat)
+        roll = rng.random()
+        if legal.plain and roll < 0.85:
+            return rng.choice(legal.plain)
+        if legal.cards and roll < 0.8:
+            return ("play", rng.choice(legal.cards), NO_PREF)
+        if legal.cards and roll < 0.97:
+            return ("play", rng.choice(legal.cards), _random_pref(rng))
+        return ("pref", _random_pref(rng))
+
+    def prompt(self, state: OxxState, seat: int) -> str:
+        if state.phase == OVER:
+            return "The match is over."
+        if seat == state.asked:
+            card, kind, options = state.waiting()
+            choices = ", ".join(f"{kind} {r + 1} ({self.cost(state, kind, r, card)} pts)"
+                                for r in options)
+            what = (f"fits {self._rows_words(options)}" if kind == "row"
+                    else "fits no row: Rule 3, you take a row")
+            return f"Your {card} {what}. Write one of: {choices}."
+        if state.phase == CHOOSE and state.hands[seat]:
+            low, high = state.hands[seat][0], state.hands[seat][-1]
+            if state.chosen[seat] is not None:
+                chosen = decision_text(("play",) + state.chosen[seat])
+                return (f"You chose: {chosen}. Until the last card is in you may replace "
+                        f"it, e.g. play {high}.")
+            return (f"Choose a card in secret: play {low}, or with a preference for where "
+                    f"it goes: play {high} row 2 3 take 5 low.")
+        return "Nothing to decide now; a standing preference can be set: pref row 1 low."
+
+    # -- what players see ---------------------------------------------------------------
+
+    def view(self, state: OxxState, seat: int | None) -> dict:
+        """N6: rows, piles, sizes, who has chosen; a seat's own hand and choice."""
+        over = state.phase == OVER
+        view = {
+            "game": self.id, "variant": state.variant, "players": state.players,
+            "match": {"game": state.game, "games": state.games,
+                      "results": [list(r) for r in state.results],
+                      "totals": self.totals(state)},
+            "phase": state.phase, "round": state.round,
+            "rows": [list(row) for row in state.rows],
+            "piles": [list(pile) for pile in state.piles],
+            "points": self.scores(state) if over else [penalty(p) for p in state.piles],
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "deck_sizes": [state.deck_size(s) for s in range(state.players)],
+            "known_in_hand": [list(k) for k in state.known],
+            "under_decks": [list(b) for b in state.bottoms],
+            "chosen": [c is not None for c in state.chosen],
+            "waiting_for": sorted(s for s in self.to_act(state) if s != CHANCE),
+            "revealed": [list(r) for r in state.revealed],
+            "placed": [{"seat": s, "card": c, "row": r, "taken": list(t), "how": how}
+                       for s, c, r, t, how in state.events],
+            "to_place": [[c, s] for c, s, _ in state.queue],
+            "asking": None,
+        }
+        if state.asked is not None:
+            card, kind, options = state.waiting()
+            view["asking"] = {"seat": state.asked, "card": card, "kind": kind, "options": [
+                [r, self.cost(state, kind, r, card)] for r in options]}
+        if seat is not None:
+            mine = state.chosen[seat]
+            view.update(you=seat, hand=list(state.hands[seat]),
+                        choice=None if mine is None else decision_text(("play",) + mine),
+                        preference=pref_text(state.standing[seat]) or None)
+        if over:
+            view.update(hands=[list(h) for h in state.hands],
+                        set_aside=list(state.unseen),
+                        preferences=[pref_text(p) or None for p in state.standing])
+        outcome = self.outcome(state)
+        view["winner"] = sorted(outcome.winners) if outcome else None
+        view["result"] = outcome.reason if outcome else None
+        return view
+
+    def determinize(self, state: OxxState, viewer: int | None,
+                    rng: random.Random) -> OxxState:
+        """Redeal what `viewer` cannot see: others' hidden hand cards, the unseen cards,
+        others' choices and preferences (but not one that leaves a card waiting)."""
+        if state.phase == OVER:
+            return state
+        others = [s for s in range(state.players) if s != viewer]
+        pool = list(state.unseen)
+        for s in others:
+            pool += _without(state.hands[s], state.known[s])
+        rng.shuffle(pool)
+        hands, chosen, standing = list(state.hands), list(state.chosen), list(state.standing)
+        for s in others:
+            hidden = len(state.hands[s]) - len(state.known[s])
+            hands[s] = tuple(sorted(state.known[s] + tuple(pool.pop() for _ in range(hidden))))
+            if chosen[s] is not None:
+                chosen[s] = (rng.choice(hands[s]), pref_at(rng.randrange(PREFS)))
+            if s != state.asked:
+                standing[s] = pref_at(rng.randrange(PREFS))
+        queue = tuple((c, s, p if i == 0 or s == viewer else pref_at(rng.randrange(PREFS)))
+                      for i, (c, s, p) in enumerate(state.queue))
+        return replace(state, hands=tuple(hands), chosen=tuple(chosen), queue=queue,
+                       standing=tuple(standing), unseen=tuple(sorted(pool)))
+
+    # -- snapshots ----------------------------------------------------------------------
+
+    def to_json(self, state: OxxState) -> dict:
+        return {f.name: _lists(getattr(state, f.name)) for f in fields(state)}
+
+    def from_json(self, data: dict) -> OxxState:
+        return OxxState(**{f.name: _tuples(data[f.name]) for f in fields(OxxState)})
+
+    # -- diagrams -----------------------------------------------------------------------
+
+    def text_diagram(self, view: dict) -> str:
+        from pbem.engines.baronoxx_render import text_diagram
+        return text_diagram(view)
+
+    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
+        from pbem.engines.baronoxx_render import svg_diagram
+        return svg_diagram(view, size=size, caption=caption)
+
+
+def _lists(value):
+    return [_lists(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

@@ -1,0 +1,548 @@
+"""Gem Forge: the engine contract (RULINGS.md G1–G43) — decisions, their text, views.
+
+The rules themselves are pure functions on the state in pbem.engines.gemforge_rules; this
+module says which decisions each seat has, how they are written and read (the grammar is
+in notation/gemforge.md), what each seat may see, and what is done for a seat at a
+deadline. Standing answers for reaction windows (G38) are decisions too (`pref cancel
+ask`): any seat may send one at any time; they are secret, and the rules apply them
+whenever a window opens, so windows close without mail and the record shows why.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+from itertools import combinations
+
+from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
+                               Outcome)
+from pbem.engines.gemforge_rules import (
+    CARD_NAMES, CART, COLOURS, DEALT_TILES, DECK, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
+    PREFS, SETUP, WINDOWS, advance, answer_window, brown_waiting, card_options, card_words,
+    cash, cash_options, chance_need, change, clockwise, copy_step, empty_ornament,
+    GemState, next_turn, play_card, pop, push, put, remove_cards, reveal_tiles, say,
+    seat_name, set_gem, set_options, shuffled, tiles, without)
+
+# -- reading move texts ----------------------------------------------------------------
+
+COLOUR_WORDS = {"red": "r", "green": "g", "yellow": "y", "blue": "l", "lightblue": "l",
+                "light-blue": "l", "lb": "l"}
+VERBS = ("take", "set", "discard", "draw", "play", "cash", "pick", "refresh", "end", "keep",
+         "pass", "drop", "pref")
+
+
+@lru_cache(maxsize=None)
+def tile_aliases() -> dict[str, str]:
+    """t5, t05 and T05 all name tile T05 (any id: its prefix, then its number)."""
+    aliases = {}
+    for tile_id in tiles():
+        aliases[tile_id.lower()] = tile_id.lower()
+        match = re.fullmatch(r"([a-z]*)0*(\d+)", tile_id.lower())
+        if match:
+            aliases[match[1] + match[2]] = tile_id.lower()
+    return aliases
+
+
+def words(text: str) -> tuple[str, ...]:
+    """A move text folded for comparison: case, colour names, tile and seat spellings."""
+    out: list[str] = []
+    text = re.sub(r"light[\s_-]+blue", "l", text.lower().replace(",", " "))
+    for word in text.split():
+        word = COLOUR_WORDS.get(word, word)
+        if re.fullmatch(r"[rgyl]+", word):
+            out.extend(word)
+        elif word in tile_aliases():
+            out.append(tile_aliases()[word])
+        elif match := re.fullmatch(r"(?:p|seat)(\d+)", word):
+            out.append("p" + match[1])
+        else:
+            word = word.replace("_", "-")
+            out.append(next((c for c in CARD_NAMES if c.replace("-", "") == word
+                             .replace("-", "")), word))
+    if out and out[0] in CARD_NAMES:
+        out.insert(0, "play")  # "cancel" for "play cancel"
+    return tuple(out)
+
+
+def decision_text(decision: tuple) -> str:
+    """The canonical text of a player's decision."""
+    kind = decision[0]
+    if kind == "play":
+        return "play " + card_words(decision[1], decision[2])
+    if kind in ("cash", "keep", "drop"):
+        return " ".join((kind, *decision[1]))
+    if kind in ("pick", "refresh"):
+        return f"{kind} {decision[1] + 1}"
+    return " ".join(map(str, decision))
+
+
+class GemForge(Engine):
+    id = "gemforge"
+    title = "Gem Forge"
+    min_players, max_players = 2, 4
+    dealt = True
+
+    def start(self, options: dict[str, str], players: int = 2,
+              seed: str | None = None) -> GemState:
+        n = players
+        return GemState(players=n, carts=("",) * n, hands=((),) * n, ornaments=((),) * n,
+                        points=(0,) * n, prefs=(tuple(v[0] for v in PREFS.values()),) * n)
+
+    # -- whom the game waits for ------------------------------------------------------
+
+    def to_act(self, state: GemState) -> frozenset[int]:
+        if state.winner is not None:
+            return frozenset()
+        if chance_need(state):
+            return frozenset({CHANCE})
+        if state.dealt:
+            return frozenset(s for s in range(state.players) if not state.kept[s])
+        if state.pending:
+            head = state.pending[0]
+            return frozenset(head["asked"] if "asked" in head else {head["seat"]})
+        return frozenset({state.active})
+
+    def legal(self, state: GemState, seat: int) -> list[tuple]:
+        if state.winner is not None or seat == CHANCE or chance_need(state):
+            return []
+        found = self._answers(state, seat)
+        prefs = state.prefs[seat]
+        return found + [("pref", w, v) for i, w in enumerate(WINDOWS) for v in PREFS[w]
+                        if v != prefs[i]]
+
+    def _answers(self, state: GemState, seat: int) -> list[tuple]:
+        """The decisions of the moment, standing answers aside."""
+        if state.dealt:
+            return [("keep", k) for k in combinations(state.dealt[seat], KEEP)
+                    if k != state.kept[seat]]
+        head = state.pending[0] if state.pending else None
+        if head is None:
+            return self._turn(state, seat) if seat == state.active else []
+        if head["step"] in ("chain", "copy") and seat in head["asked"]:
+            card = "cancel" if head["step"] == "chain" else head["card"]
+            plays = card_options(state, seat, card) if card in state.hands[seat] else []
+            return [("pass",)] + [("play", card, args) for args in plays]
+        if head["step"] == "limit" and head["seat"] == seat:
+            hand = sorted(state.hands[seat], key=CARD_NAMES.index)
+            excess = len(hand) - HAND_LIMIT
+            return [("drop", c) for c in dict.fromkeys(combinations(hand, excess))]
+        if head["step"] == "replace" and head["seat"] == seat:
+            return ([("pick", i) for i in range(MARKET)]
+                    + [("refresh", i) for i in range(MARKET)])
+        return []
+
+    def _turn(self, state: GemState, seat: int) -> list[tuple]:
+        found = [("cash", c) for c in cash_options(state, seat)]
+        if state.actions == 2:
+            return found + ([] if brown_waiting(state, seat) else [("end",)])
+        cart = state.carts[seat]
+        if len(cart) < CART and state.mine:
+            found.append(("take",))
+        found += [("set", g, t) for g, t in set_options(state, seat)]
+        found += [("discard", g) for g in sorted(set(cart), key=COLOURS.index)]
+        found.append(("draw",))
+        for card in OWN_TURN:
+            if card in state.hands[seat]:
+                found += [("play", card, args) for args in card_options(state, seat, card)]
+        return found
+
+    # -- notation ---------------------------------------------------------------------
+
+    def notation(self, state: GemState, seat: int, decision: tuple) -> str:
+        if seat == CHANCE:
+            kind, what = decision
+            if kind == "first":
+                return f"first {seat_name(what)}"
+            return f"{kind} {what}" if kind == "mine" else " ".join((kind, *what))
+        return decision_text(decision)
+
+    def parse(self, state: GemState, seat: int, text: str) -> tuple:
+        if seat == CHANCE:
+            return self._parse_deal(state, text)
+        wanted = words(text)
+        if not wanted:
+            raise InvalidMove("an empty move: write what you do, e.g. take, draw or pass")
+        legal = self.legal(state, seat)
+        found = [d for d in legal if words(decision_text(d)) == wanted]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise AmbiguousMove(f"{text!r} could mean "
+                                f"{' or '.join(map(decision_text, found))}; say which.")
+        if wanted[0] not in VERBS:
+            raise InvalidMove(f"{text!r} is not a Gem Forge move: a move starts with one of "
+                              f"{', '.join(VERBS)} (see notation/gemforge.md).")
+        same = [decision_text(d) for d in legal if d[0] == wanted[0]]
+        if same:
+            step = max(1, len(same) // 6)
+            raise IllegalMove(f"{text!r} is not possible now. Possible {wanted[0]} moves: "
+                              f"{', '.join(same[::step][:6])}.")
+        raise IllegalMove(f"{text!r}: you cannot {wanted[0]} now. {self.prompt(state, seat)}")
+
+    def _parse_deal(self, state: GemState, text: str) -> tuple:
+        need = chance_need(state)
+        kind, *rest = text.split() or [""]
+        if need is None:
+            raise IllegalMove("the dealer has nothing to deal now")
+        if kind.lower() != need:
+            raise InvalidMove(f"{text[:30]!r}: the dealer's move here is '{need} ...'")
+        if need == "first":
+            match = re.fullmatch(r"[pP](\d+)", "".join(rest))
+            if not match or not 1 <= int(match[1]) <= state.players:
+                raise InvalidMove(f"write first and a seat, P1 to P{state.players}")
+            return ("first", int(match[1]) - 1)
+        if need == "mine":
+            order = "".join(rest).upper()
+            if sorted(order) != sorted(GEMS):
+                raise InvalidMove("the mine is the 40 gems, 10 each of R G Y L, front first")
+            return ("mine", order)
+        if need == "cards":
+            order = tuple(w.lower() for w in rest)
+        else:
+            order = tuple(tile_aliases().get(w.lower(), w).upper() for w in rest)
+        pool = self._to_shuffle(state, need)
+        if sorted(order) != sorted(pool):
+            raise InvalidMove(f"the dealer shuffles exactly these {len(pool)} {need}: "
+                              f"{' '.join(sorted(pool))}")
+        return (need, order)
+
+    @staticmethod
+    def _to_shuffle(state: GemState, need: str) -> tuple:
+        """The cards or tiles the dealer shuffles: all at the start; later the discard,
+        less the tiles discarded in the step that needs the new deck (G19, G26)."""
+        if state.setup < len(SETUP):
+            return DECK if need == "cards" else tuple(tiles())
+        if need == "cards":
+            return state.discard
+        return tuple(t for t in state.tile_discard if t not in state.fresh)
+
+    def visible_notation(self, state: GemState, seat: int, decision: tuple,
+                         viewer: int | None) -> str | None:
+        """Secret: the cards and tiles the dealer shuffles, kept tiles until the reveal,
+        window answers (only their outcome is told), hand-limit discards, standing answers."""
+        if viewer == seat and seat != CHANCE:
+            return self.notation(state, seat, decision)
+        if seat == CHANCE:
+            return self.notation(state, seat, decision) if decision[0] in ("first", "mine") \
+                else None
+        if decision[0] in ("keep", "pass", "drop", "pref") or self._answering(state, seat):
+            return None
+        return self.notation(state, seat, decision)
+
+    @staticmethod
+    def _answering(state: GemState, seat: int) -> bool:
+        head = state.pending[0] if state.pending else {}
+        return head.get("step") in ("chain", "copy") and seat in head["asked"]
+
+    def reveals(self, state: GemState, seat: int, decision: tuple) -> bool:
+        """Standing answers reveal nothing; a secret choice or a window answer reveals
+        only when it is the last one awaited."""
+        if decision[0] == "pref":
+            return False
+        if decision[0] == "keep":
+            return self.to_act(state) == {seat}
+        if self._answering(state, seat):
+            return state.pending[0]["asked"] == (seat,)
+        return True
+
+    # -- playing ----------------------------------------------------------------------
+
+    def deal(self, state: GemState, rng: random.Random) -> tuple:
+        need = chance_need(state)
+        if need == "first":
+            return ("first", rng.randrange(state.players))
+        if need == "mine":
+            return ("mine", "".join(shuffled(GEMS, rng)))
+        if need in ("cards", "tiles"):
+            return (need, shuffled(self._to_shuffle(state, need), rng))
+        raise IllegalMove("the dealer has nothing to deal now")
+
+    def apply(self, state: GemState, seat: int, decision: tuple) -> GemState:
+        if seat == CHANCE:
+            return advance(self._apply_deal(state, decision))
+        kind = decision[0]
+        if kind == "pref":
+            i = WINDOWS.index(decision[1])
+            return change(state, prefs=put(state.prefs, seat,
+                                           put(state.prefs[seat], i, decision[2])))
+        if kind == "keep":
+            state = change(state, kept=put(state.kept, seat, decision[1]))
+            return advance(reveal_tiles(state)) if all(state.kept) else state
+        if self._answering(state, seat):
+            return advance(answer_window(state, seat, decision))
+        return advance(self._apply_own(state, seat, decision))
+
+    def _apply_deal(self, state: GemState, decision: tuple) -> GemState:
+        """Setup (G4, G6–G8): each player's first gem, card and 5 tiles are dealt from the
+        first player clockwise off the new piles; later, a reshuffled pile replaces one."""
+        kind, what = decision
+        n, setup = state.players, state.setup
+        if kind == "first":
+            return say(change(state, first=what, active=what, setup=1),
+                       f"{seat_name(what)} is the first player")
+        if kind == "mine":
+            carts = tuple(c + g for c, g in zip(state.carts, self._round(state, what, 1)))
+            return change(state, mine=what[n:], carts=carts, setup=2)
+        if kind == "cards" and setup < len(SETUP):
+            hands = tuple(h + c for h, c in zip(state.hands, self._round(state, what, 1)))
+            return change(state, deck=what[n:], hands=hands, setup=3)
+        if kind == "cards":
+            return say(change(state, deck=what, discard=()),
+                       "the action cards are reshuffled")
+        if setup < len(SETUP):
+            return change(state, tiles=what[DEALT_TILES * n:], kept=((),) * n, setup=4,
+                          dealt=self._round(state, what, DEALT_TILES))
+        kept = tuple(t for t in state.tile_discard if t in state.fresh)
+        return say(change(state, tiles=what, tile_discard=kept), "the tiles are reshuffled")
+
+    @staticmethod
+    def _round(state: GemState, pile, size: int) -> tuple:
+        """Per seat, what a deal of `size` each from the first player clockwise gives."""
+        given = [pile[:0]] * state.players
+        for k, seat in enumerate(clockwise(state, state.first)):
+            given[seat] = pile[size * k:size * (k + 1)]
+        return tuple(given)
+
+    def _apply_own(self, state: GemState, seat: int, decision: tuple) -> GemState:
+        """A decision of the seat the game waits for outside a window."""
+        kind = decision[0]
+        if kind == "drop":
+            hand = remove_cards(state.hands[seat], decision[1])
+            return say(change(pop(state), hands=put(state.hands, seat, hand),
+                              discard=state.discard + decision[1]),
+                       f"{seat_name(seat)} discards {len(decision[1])} card(s) face down")
+        if kind in ("pick", "refresh"):
+            slot = decision[1]
+            tile = state.market[slot]
+            state = change(pop(state), market=put(state.market, slot, None))
+            if kind == "pick":
+                row = state.ornaments[seat] + (empty_ornament(tile),)
+                state = change(state, ornaments=put(state.ornaments, seat, row))
+                return push(say(state, f"{seat_name(seat)} takes {tile} from the market"),
+                            {"step": "refill", "slot": slot})
+            state = change(state, tile_discard=state.tile_discard + (tile,),
+                           fresh=state.fresh + (tile,))
+            return push(say(state, f"{seat_name(seat)} discards {tile} from the market and "
+                                   f"takes the top tile"),
+                        {"step": "deal-tile", "seat": seat}, {"step": "refill", "slot": slot})
+        if kind == "cash":
+            return cash(state, seat, decision[1])
+        if kind == "end":
+            return next_turn(state)
+        return self._action(change(state, actions=state.actions + 1), seat, decision)
+
+    def _action(self, state: GemState, seat: int, decision: tuple) -> GemState:
+        """One of the five actions (G11, G12), with the copy window it opens (G36)."""
+        kind, cart, who = decision[0], state.carts[seat], seat_name(seat)
+        if kind == "take":
+            state = change(state, mine=state.mine[1:],
+                           carts=put(state.carts, seat, cart + state.mine[0]))
+            state = say(state, f"{who} takes {state.carts[seat][-1]}")
+            window = copy_step(state, "copy-take")
+        elif kind == "set":
+            state = say(set_gem(state, seat, decision[1], decision[2]),
+                        f"{who} sets {decision[1]} in {decision[2]}")
+            window = copy_step(state, "copy-set")
+        elif kind == "discard":
+            return say(change(state, carts=put(state.carts, seat, without(cart, decision[1])),
+                              mine=state.mine + decision[1]), f"{who} discards {decision[1]}")
+        elif kind == "draw":
+            return push(say(state, f"{who} takes an action card"),
+                        {"step": "draw", "seat": seat, "n": 1},
+                        {"step": "limit", "seat": seat})
+        else:
+            return play_card(state, seat, decision[1], decision[2])
+        return push(state, window) if window else state
+
+    def outcome(self, state: GemState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome.shared_by([state.winner], state.players,
+                                 f"{seat_name(state.winner)} reached "
+                                 f"{state.points[state.winner]} points")
+
+    # -- what players see (G9) --------------------------------------------------------
+
+    def view(self, state: GemState, seat: int | None) -> dict:
+        """Public: mine, carts, ornaments, market, points, hand and pile sizes, cards in
+        play, news. Own: hand, standing answers, dealt tiles, the question asked of you.
+        Never: another's cards or answers, whom a window waits for, any pile's order."""
+        over = state.winner is not None
+        head = state.pending[0] if state.pending else {}
+        view = {
+            "game": self.id, "players": state.players, "first": state.first,
+            "active": state.active, "actions_left": 2 - state.actions,
+            "phase": ("over" if over else "dealing" if state.setup < len(SETUP)
+                      else "keep" if state.dealt else "play"),
+            "mine": state.mine, "carts": list(state.carts), "points": list(state.points),
+            "hand_sizes": [len(h) for h in state.hands],
+            "ornaments": [[{**tiles()[t].face(), "gems": gems, "complete": "." not in gems}
+                           for t, gems in row] for row in state.ornaments],
+            "market": [tiles()[t].face() if t else None for t in state.market],
+            "action_deck": len(state.deck), "action_discard": len(state.discard),
+            "tile_deck": len(state.tiles), "tile_discard": len(state.tile_discard),
+            "chain": [{"seat": s, "card": c, "text": card_words(c, a)}
+                      for s, c, a in head.get("links", ())],
+            "waiting": ({"seat": head["seat"], "for": head["step"]}
+                        if head.get("step") in ("limit", "replace") else None),
+            "news": [list(item) for item in state.news],
+            "winner": state.winner,
+        }
+        if seat is not None:
+            view.update(you=seat, hand=list(state.hands[seat]),
+                        prefs=dict(zip(WINDOWS, state.prefs[seat])),
+                        asked=(("cancel" if head["step"] == "chain" else head["card"])
+                               if self._answering(state, seat) else None))
+            if state.dealt:
+                view.update(dealt=[tiles()[t].face() for t in state.dealt[seat]],
+                            kept=list(state.kept[seat]))
+        if over:
+            view.update(hands=[list(h) for h in state.hands], deck=list(state.deck),
+                        discard=list(state.discard), tile_order=list(state.tiles),
+                        tile_discard_order=list(state.tile_discard),
+                        all_prefs=[dict(zip(WINDOWS, p)) for p in state.prefs])
+        return view
+
+    def determinize(self, state: GemState, viewer: int | None,
+                    rng: random.Random) -> GemState:
+        """Redeal what `viewer` cannot see: others' action cards and the deck's order
+        (a card promised in an open window stays with its player), the tile deck's order,
+        and in the setup others' dealt tiles and choices."""
+        if state.winner is not None:
+            return state
+        others = [s for s in range(state.players) if s != viewer]
+        promised = {s: [] for s in others}
+        head = state.pending[0] if state.pending else {}
+        for s in head.get("cancels", ()):
+            promised.setdefault(s, []).append("cancel")
+        for s, _ in head.get("plays", ()):
+            promised.setdefault(s, []).append(head["card"])
+        pool = list(state.deck)
+        for s in others:
+            pool += remove_cards(state.hands[s], promised[s])
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        for s in others:
+            count = len(hands[s]) - len(promised[s])
+            hands[s], pool = tuple(promised[s]) + tuple(pool[:count]), pool[count:]
+        state = change(state, hands=tuple(hands), deck=tuple(pool))
+        tile_pool = list(state.tiles)
+        if state.dealt:
+            tile_pool += [t for s in others for t in state.dealt[s]]
+        rng.shuffle(tile_pool)
+        if state.dealt:
+            dealt, kept = list(state.dealt), list(state.kept)
+            for s in others:
+                dealt[s], tile_pool = tuple(tile_pool[:DEALT_TILES]), tile_pool[DEALT_TILES:]
+                kept[s] = dealt[s][:KEEP] if kept[s] else ()
+            state = change(state, dealt=tuple(dealt), kept=tuple(kept))
+        return change(state, tiles=tuple(tile_pool))
+
+    # -- snapshots --------------------------------------------------------------------
+
+    def to_json(self, state: GemState) -> dict:
+        return {name: plain(getattr(state, name)) for name in GemState.__dataclass_fields__}
+
+    def from_json(self, data: dict) -> GemState:
+        return GemState(**{name: frozen(value) for name, value in data.items()})
+
+    # -- helping players --------------------------------------------------------------
+
+    def prompt(self, state: GemState, seat: int) -> str:
+        """What to decide now, in a line or two, with texts to type."""
+        answers = self._answers(state, seat)
+        head = state.pending[0] if state.pending else {}
+        if not answers or seat not in self.to_act(state):
+            return ("Nothing to decide now. Standing answers for reaction windows: "
+                    "pref cancel ask, pref copy-take auto, pref copy-set pass.")
+        texts = [decision_text(d) for d in answers]
+        examples = ", ".join(texts[::max(1, len(texts) // 4)][:4])
+        if state.dealt:
+            return f"Keep 3 of your 5 tiles, e.g. {texts[0]}."
+        if self._answering(state, seat):
+            event = (f"{seat_name(head['links'][-1][0])} played "
+                     f"{card_words(*head['links'][-1][1:])}" if head["step"] == "chain" else
+                     f"{seat_name(state.active)} did a {head['card'][5:]} action")
+            card = "cancel" if head["step"] == "chain" else head["card"]
+            plays = [t for t in texts if t != "pass"]
+            return (f"{event}. Reply pass, or {plays[0]}" if plays else
+                    f"{event}. Reply pass (you hold no {card})") + ", by the deadline."
+        if head.get("step") == "limit":
+            return (f"You hold more than {HAND_LIMIT} action cards: drop the extra ones, "
+                    f"e.g. {texts[0]}.")
+        if head.get("step") == "replace":
+            return ("Take a market tile for the one you cashed: pick 1 to 4, or refresh N "
+                    "(discard market tile N and take the tile deck's top one).")
+        if state.actions == 2:
+            return f"Both actions done: cash complete tiles or end. For example: {examples}."
+        return (f"Your turn, action {state.actions + 1} of 2 (cash complete tiles any "
+                f"time). For example: {examples}.")
+
+    def default_decision(self, state: GemState, seat: int) -> tuple | None:
+        """At a deadline (G8, G15, G25, G39, G42): keep the first three tiles dealt; pass
+        in a window; drop the cards just drawn; take market slot 1; a missing action is
+        Take an Action Card, then a waiting brown tile is cashed, then the turn ends."""
+        if seat not in self.to_act(state) or seat == CHANCE:
+            return None
+        if state.dealt:
+            return ("keep", state.dealt[seat][:KEEP])
+        if self._answering(state, seat):
+            return ("pass",)
+        head = state.pending[0] if state.pending else {}
+        if head.get("step") == "limit":
+            hand = state.hands[seat]
+            drop = hand[HAND_LIMIT:]
+            return ("drop", tuple(sorted(drop, key=CARD_NAMES.index)))
+        if head.get("step") == "replace":
+            return ("pick", 0)
+        if state.actions < 2:
+            return ("draw",)
+        brown = [c for c in cash_options(state, seat) if not tiles()[c[0]].light]
+        return ("cash", brown[0]) if brown else ("end",)
+
+    def random_decision(self, state: GemState, seat: int, rng: random.Random) -> tuple:
+        """Random but lively: standing answers now and then, cashing and reacting often,
+        otherwise a random kind of decision, then a random one of that kind."""
+        legal = self.legal(state, seat)
+        answers = [d for d in legal if d[0] != "pref"]
+        if not answers or rng.random() < 0.03:
+            return rng.choice([d for d in legal if d[0] == "pref"])
+        plays = [d for d in answers if d[0] == "play"]
+        if self._answering(state, seat):
+            return rng.choice(plays) if plays and rng.random() < 0.6 else ("pass",)
+        cashes = [d for d in answers if d[0] == "cash"]
+        if cashes and rng.random() < 0.7:
+            return rng.choice(cashes)
+        def kind(d):  # each card is a kind of its own
+            return d[1] if d[0] == "play" else d[0]
+        chosen = rng.choice(sorted({kind(d) for d in answers}))
+        return rng.choice([d for d in answers if kind(d) == chosen])
+
+    # -- diagrams ---------------------------------------------------------------------
+
+    def text_diagram(self, view: dict) -> str:
+        from pbem.engines.gemforge_render import text_diagram
+        return text_diagram(view)
+
+    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
+        from pbem.engines.gemforge_render import svg_diagram
+        return svg_diagram(view, size=size, caption=caption)
+
+
+def plain(value):
+    """Tuples to lists, all the way down, for JSON."""
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def frozen(value):
+    """Lists back to tuples, all the way down."""
+    if isinstance(value, list):
+        return tuple(frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: frozen(v) for k, v in value.items()}
+    return value

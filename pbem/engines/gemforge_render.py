@@ -1,0 +1,191 @@
+"""Gem Forge diagrams from a view: plain text for email (72 columns), SVG for the web.
+
+Both are pure functions of the data `GemForge.view` returns, so they can show nothing
+the view does not hold.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from pbem.engines.gemforge_rules import seat_name
+
+GEM_FILL = {"R": "#d33", "G": "#2a2", "Y": "#eb0", "L": "#7cd"}
+BACKGROUND = {"brown": "#b08860", "light blue": "#bfe3f2"}
+WIDTH = 72
+
+
+def tile_text(tile: dict, gems: str | None = None) -> str:
+    """T05 pendant  RL [R.] 2 VP   (brown)  or   T18 ring RR [..] 2+1 VP (blue)."""
+    bonus = f"+{tile['set_bonus']}" if tile["set_bonus"] else ""
+    held = f" [{gems}]" if gems is not None else ""
+    back = "brown" if tile["background"] == "brown" else "blue"
+    done = " done" if gems is not None and "." not in gems else ""
+    return (f"{tile['tile']} {tile['name']} {tile['slots']}{held} "
+            f"{tile['points']}{bonus}vp {back}{done}")
+
+
+def _wrapped(label: str, items: list[str], sep: str = " ") -> list[str]:
+    lines, line = [], label
+    for item in items:
+        if len(line) + len(sep) + len(item) > WIDTH and line.strip():
+            lines.append(line)
+            line = " " * len(label) + item
+        else:
+            line = line + (sep if line.strip() and line != label else "") + item
+    lines.append(line)
+    return lines
+
+
+def text_diagram(view: dict) -> str:
+    """The mine, the market, then one block per seat; your own cards and the news."""
+    you = view.get("you")
+    lines = [_headline(view)]
+    mine = view["mine"]
+    lines += _wrapped(f"Mine ({len(mine)}, front first): ",
+                      [mine[i:i + 5] for i in range(0, len(mine), 5)] or ["empty"])
+    lines.append(f"Action cards: deck {view['action_deck']}, "
+                 f"discard {view['action_discard']}.  Tiles: deck {view['tile_deck']}, "
+                 f"discard {view['tile_discard']}.")
+    if view["market"]:
+        lines.append("Market:")
+        lines += [f"  {n}. {tile_text(t) if t else '(empty)'}"
+                  for n, t in enumerate(view["market"], start=1)]
+    for seat in range(view["players"]):
+        lines.append("")
+        lines.append(_seat_line(view, seat))
+        for tile in view["ornaments"][seat]:
+            lines.append("    " + tile_text(tile, tile["gems"]))
+    lines.append("")
+    if you is not None:
+        lines += _own(view, you)
+    if view["chain"]:
+        lines += _wrapped("On the table: ", [f"{seat_name(link['seat'])} {link['text']};"
+                                             for link in view["chain"]])
+    if view["news"]:
+        lines += _wrapped("Lately: ", [text + ";" for _, text in view["news"][-6:]])
+    lines.append("Gems: R red, G green, Y yellow, L light blue; * any one colour.")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _headline(view: dict) -> str:
+    phase = view["phase"]
+    if phase == "over":
+        return (f"Gem Forge: {seat_name(view['winner'])} wins with "
+                f"{view['points'][view['winner']]} points.")
+    if phase == "keep":
+        return "Gem Forge: everyone keeps 3 of their 5 tiles."
+    if phase == "dealing":
+        return "Gem Forge: the dealer is setting up."
+    waiting = view["waiting"]
+    extra = ""
+    if waiting:
+        extra = (f"; {seat_name(waiting['seat'])} takes a market tile" if waiting["for"] ==
+                 "replace" else f"; {seat_name(waiting['seat'])} discards to 4 cards")
+    return (f"Gem Forge: {seat_name(view['active'])}'s turn, "
+            f"{view['actions_left']} action(s) left{extra}.")
+
+
+def _seat_line(view: dict, seat: int) -> str:
+    marks = []
+    if seat == view.get("you"):
+        marks.append("you")
+    if seat == view["active"] and view["phase"] == "play":
+        marks.append("to play")
+    mark = f" ({', '.join(marks)})" if marks else ""
+    cart = " ".join(view["carts"][seat].ljust(3, "."))
+    return (f"{seat_name(seat)}{mark}: {_count(view['points'][seat], 'point')}, "
+            f"{_count(view['hand_sizes'][seat], 'card')}, cart [{cart}]")
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def _own(view: dict, you: int) -> list[str]:
+    lines = _wrapped("Your cards: ", _listed(view["hand"]))
+    prefs = ", ".join(f"{window} {value}" for window, value in view["prefs"].items())
+    lines.append(f"Standing answers: {prefs}.")
+    if view.get("dealt"):
+        lines.append("Dealt to you (keep 3):")
+        lines += ["    " + tile_text(t) for t in view["dealt"]]
+        if view.get("kept"):
+            lines.append("You keep: " + " ".join(view["kept"]))
+    if view.get("asked"):
+        lines.append(f"You are asked: play {view['asked']} or pass.")
+    if view.get("hands"):
+        for seat, hand in enumerate(view["hands"]):
+            lines += _wrapped(f"{seat_name(seat)} held: ", _listed(hand))
+    return lines
+
+
+def _listed(cards: list[str]) -> list[str]:
+    return [card + "," for card in cards[:-1]] + cards[-1:] or ["none"]
+
+
+# -- SVG ---------------------------------------------------------------------------------
+
+def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
+    """Rows: the mine as a line of gems, the market, then each seat's cart and ornaments."""
+    row_h, gem_r = 56, 7
+    rows = 3 + view["players"]
+    height = rows * row_h + (24 if caption else 0)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
+             f'height="{height * size / 640:.0f}" viewBox="0 0 640 {height}" '
+             f'font-family="sans-serif" font-size="12">',
+             f"<title>{escape(_headline(view))}</title>",
+             '<rect width="640" height="100%" fill="#fbf8f2"/>']
+    parts.append(_text(8, 18, f"Mine ({len(view['mine'])}), front first"))
+    for i, gem in enumerate(view["mine"][:40]):
+        parts.append(_gem(14 + i * 15.5, 34, gem, gem_r))
+    parts.append(_text(8, row_h + 18, "Market"))
+    for i, tile in enumerate(view["market"]):
+        if tile:
+            parts.append(_tile(60 + i * 145, row_h + 6, tile, None))
+    for seat in range(view["players"]):
+        y = (2 + seat) * row_h + 4
+        label = f"{seat_name(seat)}{' (you)' if seat == view.get('you') else ''}"
+        parts.append(_text(8, y + 14, label, bold=seat == view["active"]))
+        parts.append(_text(8, y + 30, f"{view['points'][seat]} pts, "
+                                      f"{view['hand_sizes'][seat]} cards"))
+        for i in range(3):
+            gem = view["carts"][seat][i] if i < len(view["carts"][seat]) else None
+            parts.append(_gem(110 + i * 18, y + 22, gem, gem_r))
+        for i, tile in enumerate(view["ornaments"][seat]):
+            parts.append(_tile(175 + i * 150, y, tile, tile["gems"]))
+    y = rows * row_h - 12
+    if view.get("hand") is not None:
+        parts.append(_text(8, y, "Your cards: " + (", ".join(view["hand"]) or "none")))
+    if caption:
+        parts.append(_text(8, rows * row_h + 14, caption))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _text(x: float, y: float, text: str, bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return f'<text x="{x:.0f}" y="{y:.0f}"{weight}>{escape(text)}</text>'
+
+
+def _gem(x: float, y: float, gem: str | None, r: float) -> str:
+    fill = GEM_FILL.get(gem or "", "none")
+    dash = ' stroke-dasharray="2 2"' if gem is None else ""
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#555" '
+            f'stroke-width="1"{dash}/>')
+
+
+def _tile(x: float, y: float, tile: dict, gems: str | None) -> str:
+    """A tile: its background, id and points, and a circle per slot (filled when set)."""
+    parts = [f'<g><rect x="{x}" y="{y}" width="138" height="44" rx="6" '
+             f'fill="{BACKGROUND.get(tile["background"], "#ddd")}" stroke="#555"/>',
+             _text(x + 5, y + 14, f"{tile['tile']} {tile['name']} {tile['points']}"
+                                  + (f"+{tile['set_bonus']}" if tile["set_bonus"] else "")
+                                  + "vp")]
+    for i, slot in enumerate(tile["slots"]):
+        gem = gems[i] if gems and gems[i] != "." else None
+        cx, cy = x + 12 + i * 17, y + 31
+        fill = GEM_FILL.get(gem or "", "#fff")
+        parts.append(f'<circle cx="{cx}" cy="{cy}" r="7" fill="{fill}" '
+                     f'stroke="{GEM_FILL.get(slot, "#888")}" stroke-width="2.5"/>')
+    parts.append("</g>")
+    return "".join(parts)

@@ -1,0 +1,619 @@
+"""Gem Forge: the state, and the rules that change it as pure functions (RULINGS G1–G43).
+
+The state is a snapshot with no history. Everything that happens between two decisions
+and may have to wait for someone — a reaction window, a card draw from an empty pile (the
+dealer reshuffles), a hand-limit discard, a tile taken from the market — is a *step* in
+`pending`, a queue whose head runs first; a step that spawns others puts them in front.
+`advance` runs steps until one needs a decision, so whom the game waits for is read off
+the head. pbem.engines.gemforge wraps these functions in the engine contract.
+
+Gems are letters (R red, G green, Y yellow, L light blue). The mine is a string, front
+first; a cart is a string, oldest gem first; an ornament is (tile id, one character per
+slot: a gem or '.'). Seats are written P1, P2, … in move texts. Action cards are named
+by their hyphenated names in CARDS.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from itertools import combinations, permutations
+
+
+COLOURS = "RGYL"
+COLOUR_NAMES = {"R": "red", "G": "green", "Y": "yellow", "L": "light blue"}
+CART, HAND_LIMIT, MARKET, KEEP, DEALT_TILES = 3, 4, 4, 3, 5
+WIN, THRESHOLDS = 20, (5, 10, 15)
+GEMS = COLOURS * 10
+
+#: (name, copies, played on): "turn" costs an action, "window" is a lightning card.
+CARDS = (("swap-ornaments", 2, "turn"), ("swap-gems", 2, "turn"),
+         ("take-from-ornament", 2, "turn"), ("three-cards", 2, "turn"),
+         ("discard-gems", 4, "turn"), ("mine", 6, "turn"), ("take-from-cart", 2, "turn"),
+         ("set-two", 2, "turn"), ("cancel", 4, "window"), ("copy-take", 4, "window"),
+         ("copy-set", 4, "window"))
+CARD_NAMES = tuple(name for name, _, _ in CARDS)
+OWN_TURN = tuple(name for name, _, when in CARDS if when == "turn")
+LIGHTNING = tuple(name for name, _, when in CARDS if when == "window")
+DECK = tuple(name for name, copies, _ in CARDS for _ in range(copies))
+
+#: Standing answers per window type (G38), the first value of each is its default.
+PREFS = {"cancel": ("ask-if-targeted", "ask", "pass"),
+         "copy-take": ("pass", "ask", "auto"), "copy-set": ("pass", "ask", "auto")}
+WINDOWS = tuple(PREFS)
+SETUP = ("first", "mine", "cards", "tiles")  # the dealer's setup moves, in order
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One ornament tile's face (G1): slots are colour letters or '*' for rainbow."""
+
+    id: str
+    name: str
+    background: str
+    slots: str
+    points: int
+    set_bonus: int
+
+    @property
+    def light(self) -> bool:
+        return self.background == "light blue"
+
+    @property
+    def rainbow(self) -> bool:
+        return "*" in self.slots
+
+    def face(self) -> dict:
+        return {"tile": self.id, "name": self.name, "background": self.background,
+                "slots": self.slots, "points": self.points, "set_bonus": self.set_bonus}
+
+
+@lru_cache(maxsize=None)
+def tiles() -> dict[str, Tile]:
+    """The ornament tiles from the assumed data file, by id, in file order."""
+    text = (resources.files("pbem.engines") / "data" / "gemforge-tiles.csv").read_text()
+    rows = csv.DictReader(io.StringIO("".join(
+        line for line in text.splitlines(keepends=True) if not line.startswith("#"))))
+    table = {}
+    for row in rows:
+        tile = Tile(row["id"].strip(), row["name"].strip(), row["background"].strip(),
+                    row["slots"].strip(), int(row["points"]), int(row["set_bonus"]))
+        if tile.rainbow and not tile.light:
+            raise ValueError(f"{tile.id}: a rainbow ornament must be light blue (G1)")
+        table[tile.id] = tile
+    return table
+
+
+@dataclass(frozen=True)
+class GemState:
+    players: int
+    setup: int = 0                   # dealer's setup moves done (SETUP)
+    first: int = 0
+    active: int = 0
+    actions: int = 0                 # actions used this turn
+    mine: str = ""
+    carts: tuple = ()                # per seat: gems, oldest first
+    hands: tuple = ()                # per seat: action cards in the order drawn
+    deck: tuple = ()                 # action cards, top first
+    discard: tuple = ()
+    ornaments: tuple = ()            # per seat: ((tile id, slot gems), ...)
+    dealt: tuple = ()                # per seat: the 5 tiles dealt at setup (until the reveal)
+    kept: tuple = ()                 # per seat: the 3 chosen, () while undecided
+    market: tuple = ()
+    tiles: tuple = ()                # the tile deck, top first
+    tile_discard: tuple = ()
+    fresh: tuple = ()                # tiles discarded in this step: not reshuffled (G19)
+    points: tuple = ()
+    prefs: tuple = ()                # per seat: one standing answer per WINDOWS entry
+    pending: tuple = ()              # steps (dicts), head first
+    winner: int | None = None
+    news: tuple = ()                 # the last public events, (number, text)
+    events: int = 0
+
+
+# -- small pure helpers ----------------------------------------------------------------
+
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def clockwise(state: GemState, start: int) -> list[int]:
+    return [(start + k) % state.players for k in range(state.players)]
+
+
+def change(state: GemState, **fields) -> GemState:
+    """`dataclasses.replace` without re-running __init__: a copy with some fields new.
+    (replace() cost more than the rules themselves: 30 µs for a state of 23 fields.)"""
+    new = object.__new__(GemState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(fields)
+    return new
+
+
+def put(row: tuple, index: int, value) -> tuple:
+    return row[:index] + (value,) + row[index + 1:]
+
+
+def without(gems: str, gem: str) -> str:
+    """`gems` less its oldest `gem`."""
+    i = gems.index(gem)
+    return gems[:i] + gems[i + 1:]
+
+
+def remove_cards(hand: tuple, cards) -> tuple:
+    """The hand less one copy of each card, the latest drawn copy first."""
+    hand = list(hand)
+    for card in cards:
+        del hand[len(hand) - 1 - hand[::-1].index(card)]
+    return tuple(hand)
+
+
+def accepts(tile_id: str, gems: str, gem: str) -> bool:
+    """Whether an ornament takes `gem` in one of its empty slots (G12, G13)."""
+    tile = tiles()[tile_id]
+    if "." not in gems:
+        return False
+    if tile.rainbow:
+        return all(g in (".", gem) for g in gems)
+    set_colours = {g for g in gems if g != "."}
+    if tile.light and set_colours - {gem}:
+        return False
+    return any(slot == gem and g == "." for slot, g in zip(tile.slots, gems))
+
+
+def place(tile_id: str, gems: str, gem: str) -> str:
+    tile = tiles()[tile_id]
+    for i, (slot, g) in enumerate(zip(tile.slots, gems)):
+        if g == "." and slot in (gem, "*"):
+            return gems[:i] + gem + gems[i + 1:]
+    raise ValueError(f"{tile_id} does not take {gem}")
+
+
+def complete(ornament) -> bool:
+    return "." not in ornament[1]
+
+
+def empty_ornament(tile_id: str) -> tuple:
+    return (tile_id, "." * len(tiles()[tile_id].slots))
+
+
+def owner_of(state: GemState, tile_id: str) -> int | None:
+    for seat, row in enumerate(state.ornaments):
+        if any(o[0] == tile_id for o in row):
+            return seat
+    return None
+
+
+def ornament(state: GemState, seat: int, tile_id: str) -> tuple:
+    return next(o for o in state.ornaments[seat] if o[0] == tile_id)
+
+
+def set_options(state: GemState, seat: int, cart: str | None = None,
+                row: tuple | None = None) -> list[tuple[str, str]]:
+    """Every (gem, tile) a seat may set now: distinct gems, ornaments in the order held."""
+    cart = state.carts[seat] if cart is None else cart
+    row = state.ornaments[seat] if row is None else row
+    return [(gem, o[0]) for gem in sorted(set(cart), key=COLOURS.index)
+            for o in row if accepts(o[0], o[1], gem)]
+
+
+def set_gem(state: GemState, seat: int, gem: str, tile_id: str) -> GemState:
+    row = tuple((o[0], place(o[0], o[1], gem)) if o[0] == tile_id else o
+                for o in state.ornaments[seat])
+    return change(state, carts=put(state.carts, seat, without(state.carts[seat], gem)),
+                  ornaments=put(state.ornaments, seat, row))
+
+
+def say(state: GemState, text: str) -> GemState:
+    """Add a public event to the news (the last 12 are kept)."""
+    number = state.events + 1
+    return change(state, events=number, news=(state.news + ((number, text),))[-12:])
+
+
+def push(state: GemState, *steps: dict) -> GemState:
+    return change(state, pending=tuple(steps) + state.pending)
+
+
+def pop(state: GemState) -> GemState:
+    return change(state, pending=state.pending[1:])
+
+
+def cash_options(state: GemState, seat: int) -> list[tuple[str, ...]]:
+    """Complete tiles a seat may cash (G14–G16): a brown one alone, a light-blue one
+    alone or with others of its gem colour as a set."""
+    done = [o for o in state.ornaments[seat] if complete(o)]
+    options = [(o[0],) for o in done]
+    by_colour: dict[str, list[str]] = {}
+    for o in done:
+        if tiles()[o[0]].light:
+            by_colour.setdefault(o[1][0], []).append(o[0])
+    for group in by_colour.values():
+        for size in range(2, len(group) + 1):
+            options += combinations(group, size)
+    return options
+
+
+def brown_waiting(state: GemState, seat: int) -> bool:
+    return any(complete(o) and not tiles()[o[0]].light for o in state.ornaments[seat])
+
+
+def multisets(gems: str, most: int) -> list[str]:
+    """Distinct sub-multisets of `gems` of size 1..most, each in `gems` order."""
+    found = {"".join(sorted(pick, key=gems.index)) for size in range(1, most + 1)
+             for pick in combinations(gems, size)}
+    return sorted(found, key=lambda s: (len(s), [COLOURS.index(g) for g in s]))
+
+
+def sequences(gems: str, most: int) -> list[str]:
+    """Distinct orderings of sub-multisets of `gems` of size 1..most."""
+    found = {"".join(p) for size in range(1, most + 1) for p in permutations(gems, size)}
+    return sorted(found, key=lambda s: (len(s), [COLOURS.index(g) for g in s]))
+
+
+def shuffled(items, rng: random.Random) -> tuple:
+    items = list(items)
+    rng.shuffle(items)
+    return tuple(items)
+
+# -- points (G20–G22) ------------------------------------------------------------------
+
+def score(state: GemState, seat: int, amount: int) -> GemState:
+    """Move a marker: the win at 20 stops everything; else threshold bonus cards."""
+    old = state.points[seat]
+    state = change(state, points=put(state.points, seat, old + amount))
+    if old + amount >= WIN:
+        return say(change(state, winner=seat, pending=()),
+                   f"{seat_name(seat)} reaches {old + amount} points and wins")
+    drawers = [other for t in THRESHOLDS if old < t <= old + amount
+               for other in clockwise(state, state.active) if state.points[other] < t]
+    if drawers:
+        state = say(state, "bonus action card for " + ", ".join(map(seat_name, drawers)))
+    limits = [{"step": "limit", "seat": s} for s in dict.fromkeys(drawers)]
+    return push(state, *[{"step": "draw", "seat": s, "n": 1} for s in drawers], *limits)
+
+
+def return_gems(state: GemState, gems: str) -> GemState:
+    return change(state, mine=state.mine + gems)
+
+
+# -- action cards: their choices (G23–G24, G27–G35) -------------------------------------
+
+def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
+    """Every way `seat` may play `card` now, as argument tuples."""
+    cart, others = state.carts[seat], [s for s in range(state.players) if s != seat]
+    free = CART - len(cart)
+    if card == "swap-ornaments":
+        mine = [o[0] for o in state.ornaments[seat] if set(o[1]) == {"."}]
+        theirs = [o[0] for s in others for o in state.ornaments[s] if set(o[1]) == {"."}]
+        return [(m, t, g) for m in mine for t in theirs + list(state.market)
+                for g in ["", *(g for g, _ in set_options(state, seat,
+                                                          row=(empty_ornament(t),)))]]
+    if card == "swap-gems":
+        return [(g, s, h) for g in sorted(set(cart), key=COLOURS.index) for s in others
+                for h in sorted(set(state.carts[s]), key=COLOURS.index) if g != h]
+    if card == "take-from-ornament":
+        return [(o[0], g) for s in others for o in state.ornaments[s] if free
+                and not complete(o) for g in sorted(set(o[1]) - {"."}, key=COLOURS.index)]
+    if card == "three-cards":
+        return [()]
+    if card == "discard-gems":
+        return [(s, gems) for s in range(state.players)
+                for gems in sequences(state.carts[s], 3)]
+    if card == "mine":
+        return [(n, keep) for n in range(1, min(3, len(state.mine)) + 1)
+                for keep in [""] + multisets(state.mine[:n], min(n - 1, free))
+                if keep or n < len(state.mine)]
+    if card == "take-from-cart":
+        return [(s, gems) for s in others for gems in multisets(state.carts[s], min(2, free))]
+    if card == "set-two":
+        options = []
+        for gem, tile in set_options(state, seat):
+            options.append((gem, tile))
+            after = set_gem(state, seat, gem, tile)
+            options += [(gem, tile, g, t) for g, t in set_options(after, seat)]
+        return options
+    if card == "copy-take":
+        return [()] if free and state.mine else []
+    if card == "copy-set":
+        return set_options(state, seat)
+    return [()]  # cancel
+
+
+def card_words(card: str, args: tuple) -> str:
+    """The move text after `play`."""
+    if card == "swap-ornaments":
+        mine, theirs, gem = args
+        return f"{card} {mine} {theirs}" + (f" set {gem}" if gem else "")
+    if card == "swap-gems":
+        return f"{card} {args[0]} {seat_name(args[1])} {args[2]}"
+    if card in ("discard-gems", "take-from-cart"):
+        return f"{card} {seat_name(args[0])} {' '.join(args[1])}"
+    if card == "mine":
+        return f"{card} {args[0]}" + (f" keep {' '.join(args[1])}" if args[1] else "")
+    return " ".join((card, *map(str, args)))
+
+
+def card_targets(state: GemState, seat: int, card: str, args: tuple) -> set[int]:
+    """The seats a card names: their cart or their ornaments (for ASK-IF-TARGETED)."""
+    if card in ("swap-gems", "discard-gems", "take-from-cart"):
+        return {args[1] if card == "swap-gems" else args[0]} - {seat}
+    if card in ("swap-ornaments", "take-from-ornament"):
+        owner = owner_of(state, args[1] if card == "swap-ornaments" else args[0])
+        return {owner} - {seat, None}
+    return set()
+
+
+def card_effect(state: GemState, seat: int, card: str, args: tuple) -> GemState:
+    """What an uncancelled card does (G27–G34); a 1-VP gift comes last."""
+    cart = state.carts[seat]
+    if card == "swap-ornaments":
+        mine, theirs, gem = args
+        owner = owner_of(state, theirs)
+        row = tuple(empty_ornament(theirs) if o[0] == mine else o
+                    for o in state.ornaments[seat])
+        state = change(state, ornaments=put(state.ornaments, seat, row))
+        if owner is None:
+            state = change(state, market=put(state.market, state.market.index(theirs), mine))
+        else:
+            row = tuple(empty_ornament(mine) if o[0] == theirs else o
+                        for o in state.ornaments[owner])
+            state = change(state, ornaments=put(state.ornaments, owner, row))
+        return set_gem(state, seat, gem, theirs) if gem else state
+    if card == "swap-gems":
+        gem, other, theirs = args
+        carts = put(state.carts, seat, without(cart, gem) + theirs)
+        carts = put(carts, other, without(carts[other], theirs) + gem)
+        return change(state, carts=carts)
+    if card == "take-from-ornament":
+        tile_id, gem = args
+        owner = owner_of(state, tile_id)
+        gems = ornament(state, owner, tile_id)[1]
+        i = gems.rindex(gem)
+        row = tuple((o[0], gems[:i] + "." + gems[i + 1:]) if o[0] == tile_id else o
+                    for o in state.ornaments[owner])
+        state = change(state, ornaments=put(state.ornaments, owner, row),
+                       carts=put(state.carts, seat, cart + gem))
+        return score(state, owner, 1)
+    if card == "three-cards":
+        return push(state, {"step": "draw", "seat": seat, "n": 3},
+                    {"step": "limit", "seat": seat})
+    if card in ("discard-gems", "take-from-cart"):
+        other, gems = args
+        left = state.carts[other]
+        for gem in gems:
+            left = without(left, gem)
+        state = change(state, carts=put(state.carts, other, left))
+        if card == "discard-gems":
+            state = return_gems(state, gems)
+        else:
+            state = change(state, carts=put(state.carts, seat, cart + gems))
+        return score(state, other, 1) if other != seat else state
+    if card == "mine":
+        n, keep = args
+        taken, back = state.mine[:n], ""
+        for gem in taken:
+            if gem in keep:
+                keep = without(keep, gem)
+                cart += gem
+            else:
+                back += gem
+        return change(state, mine=state.mine[n:] + back, carts=put(state.carts, seat, cart))
+    if card == "set-two" or card == "copy-set":
+        for gem, tile_id in zip(args[::2], args[1::2]):
+            state = set_gem(state, seat, gem, tile_id)
+        return state
+    if card == "copy-take":
+        return change(state, mine=state.mine[1:],
+                      carts=put(state.carts, seat, cart + state.mine[0]))
+    return state  # cancel: its work is done by the chain
+
+
+def auto_copy(state: GemState, seat: int, card: str) -> tuple | None:
+    """What AUTO plays (G38): copy-take as is; copy-set the oldest cart gem that fits
+    into the first ornament, in the order held, that takes it."""
+    if card not in state.hands[seat]:
+        return None
+    if card == "copy-take":
+        return () if len(state.carts[seat]) < CART and state.mine else None
+    for gem in state.carts[seat]:
+        for o in state.ornaments[seat]:
+            if accepts(o[0], o[1], gem):
+                return (gem, o[0])
+    return None
+
+
+# -- reaction windows (G34–G40) --------------------------------------------------------
+
+def chain_step(state: GemState, links: tuple) -> dict:
+    """A card chain and the cancel window on its last card (G35, G37, G38)."""
+    seat, card, args = links[-1]
+    if len(links) == 1:
+        candidates = [s for s in clockwise(state, state.active) if s != seat]
+        targeted = card_targets(state, seat, card, args)
+    else:
+        candidates = targeted = {links[-2][0]}  # only the cancelled card's player
+    asked = []
+    for other in candidates:
+        want = state.prefs[other][WINDOWS.index("cancel")]
+        if state.hands[other] and (want == "ask" or (want == "ask-if-targeted"
+                                                     and other in targeted)):
+            asked.append(other)
+    return {"step": "chain", "links": links, "asked": tuple(asked), "cancels": ()}
+
+
+def copy_step(state: GemState, card: str) -> dict | None:
+    """The copy window after the active player's Take or Set action, or None."""
+    asked, plays = [], []
+    for other in clockwise(state, state.active)[1:]:
+        able = (len(state.carts[other]) < CART and bool(state.mine) if card == "copy-take"
+                else bool(set_options(state, other)))
+        if not (state.hands[other] and able):
+            continue
+        want = state.prefs[other][WINDOWS.index(card)]
+        if want == "ask":
+            asked.append(other)
+        elif want == "auto" and (args := auto_copy(state, other, card)) is not None:
+            plays.append((other, args))
+    if not asked and not plays:
+        return None
+    return {"step": "copy", "card": card, "asked": tuple(asked), "plays": tuple(plays)}
+
+
+def answer_window(state: GemState, seat: int, decision: tuple) -> GemState:
+    head = dict(state.pending[0])
+    head["asked"] = tuple(s for s in head["asked"] if s != seat)
+    if decision[0] == "play":
+        if head["step"] == "chain":
+            head["cancels"] = head["cancels"] + (seat,)
+        else:
+            head["plays"] = head["plays"] + ((seat, decision[2]),)
+    return change(state, pending=(head,) + state.pending[1:])
+
+
+def close_chain(state: GemState, head: dict) -> GemState:
+    """Every answer is in: the first Cancel in turn order extends the chain; otherwise
+    the chain resolves, the first card taking effect after an even number of Cancels."""
+    links = head["links"]
+    if head["cancels"]:
+        order = clockwise(state, state.active)
+        canceller = min(head["cancels"], key=order.index)
+        state = change(state, hands=put(state.hands, canceller,
+                                        remove_cards(state.hands[canceller], ["cancel"])))
+        state = say(state, f"{seat_name(canceller)} plays cancel on "
+                           f"{seat_name(links[-1][0])}'s {links[-1][1]}")
+        links = links + ((canceller, "cancel", ()),)
+        return change(state, pending=(chain_step(state, links),) + state.pending[1:])
+    state = change(pop(state), discard=state.discard + tuple(link[1] for link in links))
+    seat, card, args = links[0]
+    if (len(links) - 1) % 2:
+        return say(state, f"{seat_name(seat)}'s {card} is cancelled")
+    return card_effect(state, seat, card, args)
+
+
+def play_card(state: GemState, seat: int, card: str, args: tuple) -> GemState:
+    """A card leaves the hand, is shown to everyone, and its cancel window opens."""
+    hand = remove_cards(state.hands[seat], [card])
+    state = change(state, hands=put(state.hands, seat, hand))
+    state = say(state, f"{seat_name(seat)} plays {card_words(card, args)}")
+    return push(state, chain_step(state, ((seat, card, args),)))
+
+
+def react(state: GemState, step: dict) -> GemState:
+    """A copy card's turn to be played (G40): void, staying in hand, if no longer possible."""
+    seat, card, args = step["seat"], step["card"], step["args"]
+    state = pop(state)
+    if card not in state.hands[seat] or args not in card_options(state, seat, card):
+        return state
+    return play_card(state, seat, card, args)
+
+
+# -- running the pending steps ---------------------------------------------------------
+
+def chance_need(state: GemState) -> str | None:
+    """Which dealer's move the game waits for: a setup move or a reshuffle."""
+    if state.winner is not None:
+        return None
+    if state.setup < len(SETUP):
+        return SETUP[state.setup]
+    head = state.pending[0] if state.pending else {}
+    if head.get("step") == "draw" and not state.deck and state.discard:
+        return "cards"
+    if head.get("step") in ("refill", "deal-tile") and not state.tiles:
+        return "tiles"
+    return None
+
+
+def advance(state: GemState) -> GemState:
+    """Run pending steps until one needs a decision; end the turn when it is over."""
+    while state.winner is None and state.setup == len(SETUP) and not state.dealt:
+        after = run_step(state) if state.pending else after_actions(state)
+        if after is None:
+            break
+        state = after
+    if not any(p["step"] in ("replace", "refill", "deal-tile") for p in state.pending):
+        state = change(state, fresh=())
+    return state
+
+
+def after_actions(state: GemState) -> GemState | None:
+    """Nothing pending: the turn ends once both actions are done and nothing can be
+    cashed; a lone brown tile is cashed for its owner; else (None) the player decides."""
+    if state.actions < 2:
+        return None
+    options = cash_options(state, state.active)
+    if not options:
+        return next_turn(state)
+    if len(options) == 1 and brown_waiting(state, state.active):
+        return cash(state, state.active, options[0])
+    return None
+
+
+def run_step(state: GemState) -> GemState | None:
+    """The state after the head step has run, or None while it waits for a decision
+    (a window's answers, a discard, a replacement) or for the dealer (an empty pile)."""
+    head = state.pending[0]
+    step = head["step"]
+    if (step in ("chain", "copy") and head["asked"]) or step == "replace" or (
+            step == "limit" and len(state.hands[head["seat"]]) > HAND_LIMIT):
+        return None
+    if step == "chain":
+        return close_chain(state, head)
+    if step == "copy":
+        order = clockwise(state, state.active)
+        plays = sorted(head["plays"], key=lambda play: order.index(play[0]))
+        return push(pop(state), *[{"step": "react", "seat": s, "card": head["card"],
+                                   "args": args} for s, args in plays])
+    if step == "react":
+        return react(state, head)
+    if step == "limit":
+        return pop(state)
+    if step == "draw":
+        if not state.deck:  # the dealer reshuffles; with no discard either, no card
+            return None if state.discard else pop(state)
+        seat, rest = head["seat"], head["n"] - 1
+        state = change(pop(state), deck=state.deck[1:],
+                       hands=put(state.hands, seat, state.hands[seat] + state.deck[:1]))
+        return push(state, {**head, "n": rest}) if rest else state
+    if not state.tiles:  # refill a market slot, or deal the deck's top tile to a seat
+        return None
+    top, state = state.tiles[0], change(pop(state), tiles=state.tiles[1:])
+    if step == "refill":
+        return change(state, market=put(state.market, head["slot"], top))
+    row = state.ornaments[head["seat"]] + (empty_ornament(top),)
+    return change(state, ornaments=put(state.ornaments, head["seat"], row))
+
+
+def next_turn(state: GemState) -> GemState:
+    active = (state.active + 1) % state.players
+    return say(change(state, active=active, actions=0), f"{seat_name(active)}'s turn")
+
+
+def cash(state: GemState, seat: int, chosen: tuple) -> GemState:
+    """Cash complete tiles (G14–G17): gems back to the mine in slot order, points, then
+    one replacement from the market per tile."""
+    faces = [tiles()[t] for t in chosen]
+    gems = "".join(ornament(state, seat, t)[1] for t in chosen)
+    total = sum(f.points for f in faces) + (sum(f.set_bonus for f in faces)
+                                            if len(faces) > 1 else 0)
+    row = tuple(o for o in state.ornaments[seat] if o[0] not in chosen)
+    state = change(state, ornaments=put(state.ornaments, seat, row), mine=state.mine + gems,
+                   tile_discard=state.tile_discard + chosen, fresh=state.fresh + chosen)
+    state = say(state, f"{seat_name(seat)} cashes {' '.join(chosen)} for {total} points")
+    state = push(state, *[{"step": "replace", "seat": seat} for _ in chosen])
+    return score(state, seat, total)
+
+
+def reveal_tiles(state: GemState) -> GemState:
+    """All kept tiles are in (G8): show them, discard the rest face down, open the market."""
+    rejected = tuple(t for dealt, kept in zip(state.dealt, state.kept)
+                     for t in dealt if t not in kept)
+    state = change(state, ornaments=tuple(tuple(map(empty_ornament, k)) for k in state.kept),
+                   dealt=(), kept=(), tile_discard=state.tile_discard + rejected,
+                   market=state.tiles[:MARKET], tiles=state.tiles[MARKET:])
+    return say(state, f"{seat_name(state.first)} begins")
+
+

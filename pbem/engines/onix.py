@@ -1,0 +1,532 @@
+"""Onix: the rules engine (RULINGS.md X1–X26), from the deal to the Hoard count.
+
+A card is the set of its gems as bits (circle 1, square 2, diamond 4, cross 8): copies of
+a card are alike, so the state holds gem sets, not card ids. A turn is a sequence of
+decisions, each an `OnixText` (notation/onix.py): `take`, one `place` per card taken,
+then the effect (`draw`, `hoard`, `steal`, `destroy`). A step with exactly one legal
+decision is made by the engine itself (X24), as is placing cards that can only start new
+Collections; such automatic decisions are logged, and the player may still send them:
+a repeat is accepted as a move that changes nothing. The dealer's one move lays out the
+five piles and names the first player; the starting Collections need no chance (X2).
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+
+from notation.onix import (EFFECTS, GEMS, NEW, PILES, NotationError, OnixText, card_text,
+                           effect_of, format_decision, matches, read_decision, seat_text)
+from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
+                               Option, Outcome)
+
+ALL_GEMS = 0b1111
+DEAL, TAKE, PLACE, EFFECT, OVER = "deal", "take", "place", "effect", "over"
+DRAW, HOARD, STEAL, DESTROY = EFFECTS
+REPEAT = "repeat"  # ("repeat", text): an automatic decision sent again by its player
+
+
+# -- the cards ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def card_list() -> tuple[int, ...]:
+    """Every card in the data file's order (id order), as gem bits (X1)."""
+    text = resources.files("pbem.engines").joinpath("data/onix-cards.csv").read_text()
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    names = {name: 1 << i for i, name in enumerate(("circle", "square", "diamond", "cross"))}
+    cards = []
+    for row in sorted(rows, key=lambda row: int(row["id"])):
+        gems = row["gems"].split()
+        if not 1 <= len(gems) <= 2 or len(set(gems)) != len(gems):
+            raise ValueError(f"onix-cards.csv card {row['id']}: one gem or two different ones")
+        cards.append(sum(names[gem] for gem in gems))
+    return tuple(cards)
+
+
+@lru_cache(maxsize=None)
+def draw_deck(players: int) -> tuple[int, ...]:
+    """The cards left for the piles once each player has one single card per gem (X2)."""
+    deck = list(card_list())
+    for _ in range(players):
+        for gem in (1, 2, 4, 8):
+            deck.remove(gem)
+    return tuple(deck)
+
+
+def pile_sizes(players: int) -> list[int]:
+    """X3: round-robin into five piles, the extra cards on the first piles."""
+    total = len(draw_deck(players))
+    return [total // 5 + (i < total % 5) for i in range(5)]
+
+
+def gems_in(cards) -> int:
+    mask = 0
+    for card in cards:
+        mask |= card
+    return mask
+
+
+def symbols(collections) -> int:
+    """Gem symbols in Collections (a double card counts 2): the tie-break of X21."""
+    return sum(bin(card).count("1") for _, cards in collections for card in cards)
+
+
+# -- state -------------------------------------------------------------------------------
+
+Collection = tuple[int, tuple[int, ...]]  # (number, cards bottom first; the top is last)
+
+
+@dataclass(frozen=True)
+class OnixState:
+    players: int
+    advanced: bool
+    collections: tuple[tuple[Collection, ...], ...]
+    next_number: tuple[int, ...]  # the number a seat's next new Collection gets (X13)
+    hoards: tuple[tuple[int, ...], ...]
+    piles: tuple[tuple[int, ...], ...] = ((),) * 5  # bottom first; the top is last
+    discard: tuple[int, ...] = ()
+    phase: str = DEAL
+    turn: int = 0  # the active seat
+    gem: int = 0  # the gem announced this turn
+    retrieved: tuple[tuple[int, int], ...] = ()  # (pile, card) still to place, clockwise
+    log: tuple[tuple[int, str, bool], ...] = ()  # this turn: (seat, text, automatic)
+    last_turn: tuple[tuple[int, str, bool], ...] = ()
+    autos: tuple[tuple[int, str, tuple[str, ...]], ...] = ()  # repeatable: seat, text, aliases
+    winners: tuple[int, ...] = ()
+    reason: str = ""
+
+
+def _circle(state: OnixState) -> list[int]:
+    """The piles in the circle, clockwise: every non-empty one (X4, X20)."""
+    return [p for p in range(5) if state.piles[p]]
+
+
+def chains(state: OnixState, gem: int) -> list[list[int]]:
+    """X8: maximal runs of adjacent piles whose tops show `gem`, each from its first pile."""
+    circle = _circle(state)
+    shows = [bool(state.piles[p][-1] & gem) for p in circle]
+    if circle and all(shows):
+        return [circle]
+    n, runs = len(circle), []
+    for k in range(n):
+        if shows[k] and not shows[k - 1]:
+            run = []
+            while shows[(k + len(run)) % n]:
+                run.append(circle[(k + len(run)) % n])
+            runs.append(run)
+    return runs
+
+
+def _fits(cards: tuple[int, ...], card: int) -> bool:
+    return not gems_in(cards) & card
+
+
+# -- the engine --------------------------------------------------------------------------
+
+class Onix(Engine):
+    id = "onix"
+    title = "Onix"
+    min_players, max_players = 2, 6
+    dealt = True
+    options = (Option("advanced", "false", "Advanced Mode: a player left with no Gems in "
+                      "Collections wins at once", choices=("false", "true")),)
+
+    def start(self, options: dict[str, str], players: int = 2,
+              seed: str | None = None) -> OnixState:
+        options = self.resolve_options(options)
+        starting = tuple((i + 1, (gem,)) for i, gem in enumerate((1, 2, 4, 8)))
+        return OnixState(players, options["advanced"] == "true", (starting,) * players,
+                         (5,) * players, ((),) * players)
+
+    def to_act(self, state: OnixState) -> frozenset[int]:
+        if state.phase == OVER:
+            return frozenset()
+        return frozenset((CHANCE if state.phase == DEAL else state.turn,))
+
+    # -- the decisions -----------------------------------------------------------------
+
+    def choices(self, state: OnixState) -> list[OnixText]:
+        """The active seat's legal decisions in this step (not counting repeats)."""
+        if state.phase == TAKE:
+            return [OnixText("take", gem=gem, pile=chain[0])
+                    for gem in (1, 2, 4, 8) for chain in chains(state, gem)]
+        if state.phase == PLACE:
+            return [OnixText("place", pile=pile, target=target)
+                    for pile, card in state.retrieved
+                    for target in self._targets(state, card)]
+        if state.phase != EFFECT:
+            return []
+        effect = effect_of(state.gem)
+        if effect in (DRAW, HOARD):
+            return [OnixText(effect, pile=p, target=target) for p in _circle(state)
+                    for target in (self._targets(state, state.piles[p][-1])
+                                   if effect == DRAW else (None,))]
+        return [OnixText(effect, seat=seat, collection=number, target=target)
+                for seat in self._opponents(state)
+                for number, cards in state.collections[seat]
+                for target in (self._targets(state, cards[-1]) if effect == STEAL
+                               else (None,))]
+
+    def _targets(self, state: OnixState, card: int) -> list[int | str]:
+        """X11: the active seat's Collections that take `card`, then a new one."""
+        own = state.collections[state.turn]
+        return [number for number, cards in own if _fits(cards, card)] + [NEW]
+
+    def _opponents(self, state: OnixState) -> list[int]:
+        return [(state.turn + k) % state.players for k in range(1, state.players)]
+
+    def legal(self, state: OnixState, seat: int) -> list:
+        mine = self.choices(state) if seat == state.turn and state.phase != DEAL else []
+        written = {format_decision(d) for d in mine}
+        return mine + [(REPEAT, text) for s, text, _ in state.autos
+                       if s == seat and text not in written]
+
+    def random_decision(self, state: OnixState, seat: int, rng: random.Random):
+        """Self-play and overdue defaults never send repeats."""
+        if seat == CHANCE:
+            return self.deal(state, rng)
+        return rng.choice(self.choices(state))
+
+    def default_decision(self, state: OnixState, seat: int) -> OnixText | None:
+        """X26: what an overdue part (2) does; None for a take, which has no default.
+
+        Each card taken starts a new Collection, clockwise; Draw and Hoard use the first
+        non-empty pile from A; Steal and Destroy hit the lowest-numbered Collection of
+        the first opponent clockwise with two or more cards (else with one); a drawn or
+        stolen card starts a new Collection.
+        """
+        if seat != state.turn or state.phase not in (PLACE, EFFECT):
+            return None
+        found = [d for d in self.choices(state) if d.target in (None, NEW)]
+        if state.phase == EFFECT and effect_of(state.gem) in (STEAL, DESTROY):
+            def cards(victim: int) -> int:
+                return sum(len(c) for _, c in state.collections[victim])
+            victim = next((s for s in self._opponents(state) if cards(s) >= 2),
+                          next(s for s in self._opponents(state) if cards(s)))
+            return next(d for d in found if d.seat == victim)
+        return found[0]
+
+    def deal(self, state: OnixState, rng: random.Random) -> OnixText:
+        cards = list(draw_deck(state.players))
+        rng.shuffle(cards)
+        piles = tuple(tuple(cards[p::5]) for p in range(5))  # the last dealt is the top
+        return OnixText("deal", first=rng.randrange(state.players), piles=piles)
+
+    # -- reading and writing -----------------------------------------------------------
+
+    def parse(self, state: OnixState, seat: int, text: str):
+        try:
+            written = read_decision(text)
+        except NotationError as error:
+            raise InvalidMove(str(error)) from None
+        if seat == CHANCE or written.verb == "deal":
+            return self._check_deal(state, seat, written)
+        if seat == state.turn and state.phase not in (DEAL, OVER):
+            wanted = self.normalised(state, seat, written)
+            found = [d for d in self.choices(state) if matches(wanted, d)]
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                raise AmbiguousMove(f"{text.strip()!r} could mean "
+                                    f"{' or '.join(map(format_decision, found[:6]))}; "
+                                    f"say which.")
+        for s, canonical, aliases in state.autos:
+            if s == seat and any(matches(written, read_decision(form))
+                                 for form in (canonical, *aliases)):
+                return (REPEAT, canonical)
+        from pbem.engines.onix_messages import why_not
+        raise IllegalMove(why_not(self, state, seat, text.strip(), written))
+
+    def normalised(self, state: OnixState, seat: int, written: OnixText) -> OnixText:
+        """As the legal decisions say it: `-> 7` is `-> new` when 7 is the next number
+        (X13); a take names the first pile of its chain (X9)."""
+        if written.target == state.next_number[seat]:
+            written = replace(written, target=NEW)
+        if written.verb == "take" and written.pile is not None and state.phase == TAKE:
+            for chain in chains(state, written.gem):
+                if written.pile in chain:
+                    written = replace(written, pile=chain[0])
+        return written
+
+    def _check_deal(self, state: OnixState, seat: int, written: OnixText) -> OnixText:
+        if seat != CHANCE or state.phase != DEAL:
+            raise IllegalMove("Only the dealer deals, once, before the first turn.")
+        if written.verb != "deal":
+            raise IllegalMove("The dealer's move is the deal: deal first P1 A=… B=… C=… "
+                              "D=… E=…")
+        if not 0 <= written.first < state.players:
+            raise IllegalMove(f"the first player is one of P1–P{state.players}.")
+        sizes = [len(pile) for pile in written.piles]
+        if sizes != pile_sizes(state.players):
+            raise IllegalMove(f"with {state.players} players the piles hold "
+                              f"{'/'.join(map(str, pile_sizes(state.players)))} cards "
+                              f"(A to E), not {'/'.join(map(str, sizes))}.")
+        dealt = sorted(card for pile in written.piles for card in pile)
+        if dealt != sorted(draw_deck(state.players)):
+            raise IllegalMove("the piles must hold exactly the cards left once every "
+                              "player has their four starting cards (see onix-cards.csv).")
+        return written
+
+    def notation(self, state: OnixState, seat: int, decision) -> str:
+        if _is_repeat(decision):
+            return decision[1]
+        return format_decision(decision)
+
+    def visible_notation(self, state, seat, decision, viewer):
+        """Everyone reads every decision; of the deal, only what lies face up."""
+        if seat != CHANCE:
+            return self.notation(state, seat, decision)
+        tops = " ".join(f"{PILES[p]}={card_text(pile[-1])}"
+                        for p, pile in enumerate(decision.piles))
+        return f"deal first {seat_text(decision.first)}, tops {tops}"
+
+    def reveals(self, state: OnixState, seat: int, decision) -> bool:
+        """A decision reveals when it (or what follows by itself) uncovers a pile card."""
+        after = self.apply(state, seat, decision)
+        return after.phase == OVER or list(map(len, after.piles)) != list(map(len, state.piles))
+
+    # -- playing -----------------------------------------------------------------------
+
+    def apply(self, state: OnixState, seat: int, decision) -> OnixState:
+        if _is_repeat(decision):
+            at = next(i for i, (s, text, _) in enumerate(state.autos)
+                      if s == seat and text == decision[1])
+            return replace(state, autos=state.autos[:at] + state.autos[at + 1:])
+        if seat == CHANCE:
+            state = replace(state, piles=decision.piles, turn=decision.first, phase=TAKE)
+        else:
+            state = self._step(replace(state, autos=()), decision, automatic=False)
+        return self._advance(state)
+
+    def _advance(self, state: OnixState) -> OnixState:
+        """Make the decisions that leave no choice, and skip an effect with no target."""
+        while state.phase in (TAKE, PLACE, EFFECT):
+            found = self.choices(state)
+            if state.phase == EFFECT and not found:
+                state = self._end_turn(self._logged(state, f"{effect_of(state.gem)}: "
+                                                          f"no target", True))
+                continue
+            if state.phase == PLACE and all(d.target == NEW for d in found):
+                found = found[:1]  # each card starts a Collection, in clockwise order
+            if len(found) != 1:
+                return state
+            text = format_decision(found[0])
+            state = replace(state, autos=state.autos + (
+                (state.turn, text, self._aliases(state, found[0])),))
+            state = self._step(state, found[0], automatic=True)
+        return state
+
+    def _aliases(self, state: OnixState, decision: OnixText) -> tuple[str, ...]:
+        """Other texts a player may send for an automatic decision: the chain's other
+        piles, the new Collection's number."""
+        if decision.verb == "take":
+            chain = next(c for c in chains(state, decision.gem) if c[0] == decision.pile)
+            return tuple(format_decision(replace(decision, pile=p)) for p in chain[1:])
+        if decision.target == NEW:
+            return (format_decision(replace(decision, target=state.next_number[state.turn])),)
+        return ()
+
+    def _logged(self, state: OnixState, text: str, automatic: bool) -> OnixState:
+        return replace(state, log=state.log + ((state.turn, text, automatic),))
+
+    def _step(self, state: OnixState, decision: OnixText, automatic: bool) -> OnixState:
+        state = self._logged(state, format_decision(decision), automatic)
+        verb = decision.verb
+        if verb == "take":
+            chain = next(c for c in chains(state, decision.gem) if c[0] == decision.pile)
+            retrieved = tuple((p, state.piles[p][-1]) for p in chain)
+            piles = tuple(pile[:-1] if p in chain else pile
+                          for p, pile in enumerate(state.piles))
+            return replace(state, piles=piles, gem=decision.gem, retrieved=retrieved,
+                           phase=PLACE)
+        if verb == "place":
+            card = next(c for p, c in state.retrieved if p == decision.pile)
+            state = self._put(state, card, decision.target)
+            left = tuple(r for r in state.retrieved if r[0] != decision.pile)
+            return replace(state, retrieved=left, phase=PLACE if left else EFFECT)
+        if verb in (DRAW, HOARD):
+            card, state = self._from_pile(state, decision.pile)
+            if verb == HOARD:
+                hoards = list(state.hoards)
+                hoards[state.turn] += (card,)
+                return self._end_turn(replace(state, hoards=tuple(hoards)))
+            return self._end_turn(self._put(state, card, decision.target))
+        card, state = self._from_collection(state, decision.seat, decision.collection)
+        if verb == STEAL:
+            return self._end_turn(self._put(state, card, decision.target))
+        return self._end_turn(replace(state, discard=state.discard + (card,)))
+
+    def _put(self, state: OnixState, card: int, target: int | str) -> OnixState:
+        """The active seat places `card` on Collection `target` or a new one (X11, X13)."""
+        seat = state.turn
+        own = list(state.collections[seat])
+        numbers = list(state.next_number)
+        if target == NEW:
+            own.append((numbers[seat], (card,)))
+            numbers[seat] += 1
+        else:
+            own = [(n, cards + (card,)) if n == target else (n, cards) for n, cards in own]
+        return self._with_collections(replace(state, next_number=tuple(numbers)), seat, own)
+
+    def _with_collections(self, state: OnixState, seat: int, own) -> OnixState:
+        collections = list(state.collections)
+        collections[seat] = tuple(own)
+        return replace(state, collections=tuple(collections))
+
+    def _from_pile(self, state: OnixState, pile: int) -> tuple[int, OnixState]:
+        piles = list(state.piles)
+        card, piles[pile] = piles[pile][-1], piles[pile][:-1]
+        return card, replace(state, piles=tuple(piles))
+
+    def _from_collection(self, state: OnixState, seat: int,
+                         number: int) -> tuple[int, OnixState]:
+        """X16: the top card leaves; an emptied Collection ceases to exist."""
+        own, card = [], 0
+        for n, cards in state.collections[seat]:
+            if n == number:
+                card, cards = cards[-1], cards[:-1]
+            if cards:
+                own.append((n, cards))
+        return card, self._with_collections(state, seat, own)
+
+    def _end_turn(self, state: OnixState) -> OnixState:
+        """X18–X23: validate, then the end checks, then the next player."""
+        seat = state.turn
+        complete = [cards for _, cards in state.collections[seat]
+                    if gems_in(cards) == ALL_GEMS]
+        if complete:
+            hoards = list(state.hoards)
+            hoards[seat] += tuple(card for cards in complete for card in cards)
+            own = [c for c in state.collections[seat] if gems_in(c[1]) != ALL_GEMS]
+            state = self._with_collections(replace(state, hoards=tuple(hoards)), seat, own)
+        state = replace(state, retrieved=(), last_turn=state.log, log=())
+        bare = [s for s in range(state.players) if not state.collections[s]]
+        if state.advanced and bare:
+            return self._finish(state, bare, tie_break=False,
+                                why="Advanced Mode: no Gems left in Collections")
+        empty = sum(not pile for pile in state.piles)
+        if empty >= (1 if state.players <= 4 else 2):
+            return self._finish(state, range(state.players), tie_break=True,
+                                why=f"{empty} Draw Pile{'s' * (empty > 1)} empty")
+        return replace(state, turn=(seat + 1) % state.players, phase=TAKE, gem=0)
+
+    def _finish(self, state: OnixState, candidates, tie_break: bool, why: str) -> OnixState:
+        """X21, X23: most Hoard cards; then fewest gems in Collections; then shared."""
+        def rank(s: int):
+            return (len(state.hoards[s]),
+                    -symbols(state.collections[s]) if tie_break else 0)
+        best = max(map(rank, candidates))
+        winners = tuple(s for s in candidates if rank(s) == best)
+        names = ", ".join(seat_text(s) for s in winners)
+        reason = f"{why}; {names} {'win' if len(winners) > 1 else 'wins'} with " \
+                 f"{best[0]} Hoard card{'s' * (best[0] != 1)}"
+        tied = [s for s in candidates if len(state.hoards[s]) == best[0]]
+        if tie_break and len(tied) > 1:
+            reason += (f" (tie broken by the fewest Gems in Collections: {-best[1]})"
+                       if len(winners) < len(tied) else
+                       f" (tied on Hoard cards and Gems in Collections: {-best[1]})")
+        return replace(state, phase=OVER, winners=winners, reason=reason)
+
+    def outcome(self, state: OnixState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        return Outcome.shared_by(state.winners, state.players, state.reason)
+
+    # -- what players see --------------------------------------------------------------
+
+    def view(self, state: OnixState, seat: int | None) -> dict:
+        """X6, X7: the same for every seat; the order below the tops only at the end."""
+        over = state.phase == OVER
+        view = {
+            "game": self.id, "players": state.players, "advanced": state.advanced,
+            "you": seat, "step": state.phase,
+            "turn": None if state.phase in (DEAL, OVER) else state.turn,
+            "to_move": sorted(self.to_act(state)) or None,
+            "gem": GEMS[state.gem.bit_length() - 1] if state.gem else None,
+            "piles": [{"name": PILES[p], "size": len(pile),
+                       "top": card_text(pile[-1]) if pile else None}
+                      for p, pile in enumerate(state.piles)],
+            "discard": len(state.discard),
+            "retrieved": [{"pile": PILES[p], "card": card_text(c)}
+                          for p, c in state.retrieved],
+            "collections": [[{"number": n, "cards": [card_text(c) for c in cards]}
+                             for n, cards in own] for own in state.collections],
+            "next_number": list(state.next_number),
+            "hoards": [len(h) for h in state.hoards],
+            "gems_in_collections": [symbols(own) for own in state.collections],
+            "this_turn": self._log_view(state.log),
+            "last_turn": self._log_view(state.last_turn),
+            "winner": list(state.winners) if over else None,
+            "result": state.reason if over else None,
+            "revealed": None,
+        }
+        if over:
+            view["revealed"] = {
+                "piles": [[card_text(c) for c in pile] for pile in state.piles],
+                "hoards": [[card_text(c) for c in hoard] for hoard in state.hoards],
+                "discard": [card_text(c) for c in state.discard]}
+        return view
+
+    def _log_view(self, log) -> list[dict]:
+        return [{"seat": s, "move": text, "automatic": auto} for s, text, auto in log]
+
+    def determinize(self, state: OnixState, viewer: int | None,
+                    rng: random.Random) -> OnixState:
+        """Everyone sees the same: what nobody sees is the order below the tops."""
+        if state.phase in (DEAL, OVER):
+            return state
+        hidden = [card for pile in state.piles for card in pile[:-1]]
+        rng.shuffle(hidden)
+        piles = []
+        for pile in state.piles:
+            below, hidden = hidden[:max(0, len(pile) - 1)], hidden[max(0, len(pile) - 1):]
+            piles.append(tuple(below) + pile[-1:])
+        return replace(state, piles=tuple(piles))
+
+    def prompt(self, state: OnixState, seat: int) -> str:
+        from pbem.engines.onix_messages import prompt
+        return prompt(self, state, seat)
+
+    # -- snapshots ---------------------------------------------------------------------
+
+    def to_json(self, state: OnixState) -> dict:
+        return {name: _lists(getattr(state, name)) for name in OnixState.__dataclass_fields__}
+
+    def from_json(self, data: dict) -> OnixState:
+        return OnixState(**{name: _tuples(value) for name, value in data.items()})
+
+    # -- diagrams ----------------------------------------------------------------------
+
+    def split_line(self, text: str) -> list[str]:
+        """A line may hold a whole turn, its decisions separated by commas; a deal, whose
+        piles are written with commas, stays whole."""
+        if text.strip().lower().startswith("deal"):
+            return [text]
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    def text_diagram(self, view: dict) -> str:
+        from pbem.engines.onix_render import text_diagram
+        return text_diagram(view)
+
+    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
+        from pbem.engines.onix_render import svg_diagram
+        return svg_diagram(view, size=size, caption=caption)
+
+
+def _is_repeat(decision) -> bool:
+    return isinstance(decision, tuple) and decision[0] == REPEAT
+
+
+def _lists(value):
+    if isinstance(value, (tuple, list)):
+        return [_lists(v) for v in value]
+    return value
+
+
+def _tuples(value):
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
