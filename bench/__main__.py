@@ -1,8 +1,9 @@
-"""`python -m bench [--seconds S]`: run every benchmark and print its figures."""
+"""`python -m bench [--seconds S]`: run every benchmark (engines, then mail end to end)
+and print its figures."""
 
 import argparse
 
-from bench import engines
+from bench import engines, mail
 
 
 def main() -> None:
@@ -11,6 +12,7 @@ def main() -> None:
                         help="time spent on each playout measurement")
     args = parser.parse_args()
     engines.run(args.seconds)
+    mail.run(args.seconds)
 
 
 main()

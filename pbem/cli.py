@@ -4,7 +4,12 @@
     pbem record show FILE [--game N] [--ply N] [--json]
     pbem selfplay GAME [--players N] [--seed S] [--option K=V]...
     pbem games                           the games and their options
-    pbem serve                           the server (arrives with the mail-server issue)
+    pbem serve                           web, mail in and scheduler in one process
+    pbem new GAME --player EMAIL... [--option K=V]...   start a game at once; prints its id
+    pbem ingest < MESSAGE                one mail from an MTA pipe (exit 75: try later)
+    pbem deliver                         send what is due in the outbox now
+
+The server commands read their settings from PBEM_* environment variables (README.md).
 """
 
 from __future__ import annotations
@@ -57,8 +62,22 @@ def _parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the games and their options")
     games.set_defaults(run=_games)
 
-    serve = commands.add_parser("serve", help="run the server")
+    serve = commands.add_parser("serve", help="run the server: web, mail in, scheduler")
     serve.set_defaults(run=_serve)
+
+    new = commands.add_parser("new", help="start a game at once and mail its players")
+    new.add_argument("game", metavar="GAME", help=f"one of: {', '.join(ENGINES)}")
+    new.add_argument("--player", action="append", default=[], metavar="EMAIL",
+                     help="a player's address, in seat order (Onyx: Black first)")
+    new.add_argument("--option", action="append", default=[], metavar="K=V",
+                     help="a game option, e.g. board=16")
+    new.set_defaults(run=_new)
+
+    ingest = commands.add_parser("ingest", help="take one mail on standard input (MTA pipe)")
+    ingest.set_defaults(run=_ingest)
+
+    deliver = commands.add_parser("deliver", help="send what is due in the outbox now")
+    deliver.set_defaults(run=_deliver)
     return parser
 
 
@@ -152,9 +171,60 @@ def _games(args) -> int:
     return 0
 
 
+EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again
+
+
+def _server_config():
+    from pbem.config import Config
+    from pbem.store import open_database
+    config = Config.from_environment()
+    open_database(config.database_url)
+    return config
+
+
 def _serve(args) -> int:
-    print("no server yet: the mail server and web archive arrive with their issues.\n"
-          "Meanwhile try: pbem selfplay onyx --seed 7 > game.txt && pbem record show game.txt")
+    from pbem.config import Config
+    from pbem.server import serve
+    serve(Config.from_environment())
+    return 0
+
+
+def _new(args) -> int:
+    from pbem.admin import start_game
+    from pbem.mail.outbox import deliver_due
+    try:
+        engine = get_engine(args.game)
+        options = dict(_option_pair(text) for text in args.option)
+        config = _server_config()
+        game_id = start_game(config, engine, options, args.player)
+    except (UnknownGame, OptionError) as error:
+        print(f"pbem new: {error}", file=sys.stderr)
+        return 2
+    deliver_due(config)
+    print(f"game #{game_id} started; mail went to {', '.join(args.player)}")
+    print(game_id)
+    return 0
+
+
+def _ingest(args) -> int:
+    from peewee import OperationalError
+    from pbem.admin import ingest
+    from pbem.mail.pipeline import TemporaryFailure
+    raw = sys.stdin.buffer.read()
+    try:
+        outcome = ingest(_server_config(), raw)
+    except (TemporaryFailure, OperationalError) as error:
+        print(f"pbem ingest: try again later: {error}", file=sys.stderr)
+        return EX_TEMPFAIL
+    print(outcome)
+    return 0
+
+
+def _deliver(args) -> int:
+    from pbem.mail.outbox import deliver_due, pending
+    config = _server_config()
+    sent = deliver_due(config)
+    print(f"sent {sent}; {pending()} waiting")
     return 0
 
 

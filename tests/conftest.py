@@ -1,6 +1,82 @@
-"""Shared test setup: tests import their helpers (duel, onyx_reference) by module name."""
+"""Shared test setup: helpers importable by module name, and the server's fixtures.
 
+`store` gives each test a fresh database: a SQLite file always, and PostgreSQL as well
+when PBEM_TEST_DATABASE_URL names one (the test runs once on each). `mail_server` is the
+real thing on loopback: the server's SMTP listener taking mail, and an SMTP sink
+standing in for the relay that the outbox delivers to.
+"""
+
+import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+from mailtest import Player, Sink, free_port  # noqa: E402
+
+POSTGRES = os.environ.get("PBEM_TEST_DATABASE_URL", "")
+DATABASES = ["sqlite"] + (["postgresql"] * bool(POSTGRES))
+
+
+@pytest.fixture(params=DATABASES)
+def store(request, tmp_path):
+    """A fresh, migrated database; yields its URL."""
+    from pbem.store import open_database
+    from pbem.store.models import database
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    else:
+        url = POSTGRES
+        _empty_postgres(url)
+    db = open_database(url)
+    yield url
+    db.close()
+    database.initialize(None)
+
+
+def _empty_postgres(url: str) -> None:
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("DROP SCHEMA public CASCADE")
+        connection.execute("CREATE SCHEMA public")
+
+
+@pytest.fixture
+def config(store, tmp_path):
+    from pbem.config import Config
+    return Config(domain="pbem.test", secret_key="test-secret-key", database_url=store,
+                  maildir=str(tmp_path / "maildir"), smtp_listen="", http="127.0.0.1:0",
+                  rate_limit=100_000)  # test_mail_robustness tests the limit itself
+
+
+@pytest.fixture
+def sink():
+    sink = Sink().start()
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture
+def mail_server(config, sink):
+    """The server's listener on loopback, relaying through the sink; yields its config."""
+    from pbem.mail.listener import start_listener
+    from pbem.mail.outbox import deliver_due
+    config = replace(config, smtp_relay=sink.address,
+                     smtp_listen=f"127.0.0.1:{free_port()}")
+    listener = start_listener(config, config.smtp_listen,
+                              after_receive=lambda: deliver_due(config))
+    yield config
+    listener.stop()
+
+
+@pytest.fixture
+def players(mail_server, sink):
+    """players('alice', 'bob') -> Player objects at example.org who send to the server."""
+    port = int(mail_server.smtp_listen.rsplit(":", 1)[1])
+
+    def make(*names):
+        return [Player(f"{name}@example.org", sink, port, mail_server.domain) for name in names]
+    return make

@@ -1,0 +1,48 @@
+"""What the administrator does from the command line: start a game at once, take one
+mail from an MTA pipe, flush the outbox. The CLI wires these to `pbem new`, `pbem ingest`
+and `pbem deliver`; each opens the store from the configuration and closes nothing else.
+"""
+
+from __future__ import annotations
+
+from pbem.commands import player_for
+from pbem.config import Config
+from pbem.engines.base import Engine, OptionError
+from pbem.mail import notify
+from pbem.mail.outbox import deliver_due
+from pbem.mail.pipeline import receive
+from pbem.play import Table, create_game
+from pbem.store import transaction
+
+
+def start_game(config: Config, engine: Engine, options: dict[str, str],
+               emails: list[str]) -> int:
+    """A game between these addresses in this order, started now, everyone mailed."""
+    if not engine.min_players <= len(emails) <= engine.max_players:
+        raise OptionError(f"{engine.title} is for {engine.min_players} to "
+                          f"{engine.max_players} players, not {len(emails)}.")
+    if len({e.lower() for e in emails}) != len(emails):
+        raise OptionError("each player needs an address of their own.")
+    with transaction():
+        players = [player_for(email) for email in emails]
+        for player in players:  # the administrator vouches for these addresses
+            player.confirmed = True
+            player.save()
+        game = create_game(engine, options, players, creator=None, accepted=True)
+        table = Table.load(game.id)
+        table.start()
+        notify.after_moves(config, table, None, None, frozenset(), notes=[
+            f"Game #{game.id} has started: {engine.title} ({', '.join(table.names)}). "
+            f"The dealer's commitment (SHA-256 of the secret seed, revealed at the end): "
+            f"{game.commitment}"])
+    return game.id
+
+
+def ingest(config: Config, raw: bytes) -> str:
+    """One message from an MTA pipe; mail it caused goes out at once when it can."""
+    outcome = receive(config, raw)
+    try:
+        deliver_due(config)
+    except Exception:  # the outbox keeps it; `pbem serve`'s scheduler retries
+        pass
+    return outcome

@@ -1,0 +1,79 @@
+"""The server's settings: one `Config` built from `PBEM_*` environment variables.
+
+Every setting has a default that works on a fresh machine: loopback addresses, SQLite in
+the working directory, mail kept in a local maildir when no relay is configured. The
+`Config` is built once (`Config.from_environment()`) and passed down; nothing else reads
+`os.environ`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+
+def host_port(text: str, default_port: int) -> tuple[str, int]:
+    """'127.0.0.1:2525' -> ('127.0.0.1', 2525); a bare host takes the default port."""
+    host, _, port = text.rpartition(":") if ":" in text else (text, "", "")
+    return host or "127.0.0.1", int(port) if port else default_port
+
+
+@dataclass(frozen=True)
+class Config:
+    domain: str = "localhost"                    # PBEM_DOMAIN: the server is pbem@domain
+    secret_key: str = ""                         # PBEM_SECRET_KEY: signs reply tokens
+    database_url: str = "sqlite:///pbem.db"      # PBEM_DATABASE_URL
+    http: str = "127.0.0.1:8000"                 # PBEM_HTTP: the web archive
+    smtp_listen: str = "127.0.0.1:2525"          # PBEM_SMTP_LISTEN: mail in ('' = off)
+    lmtp_listen: str = ""                        # PBEM_LMTP_LISTEN: mail in from an MTA
+    smtp_relay: str = ""                         # PBEM_SMTP_RELAY: mail out (host:port)
+    maildir: str = "mail"                        # PBEM_MAILDIR: mail out when no relay
+    base_url: str = ""                           # PBEM_BASE_URL: links in mail
+    max_message_bytes: int = 1_000_000           # PBEM_MAX_MESSAGE_BYTES
+    rate_limit: int = 120                        # PBEM_RATE_LIMIT: mails per sender per hour
+
+    @property
+    def address(self) -> str:
+        return f"pbem@{self.domain}"
+
+    @property
+    def web_url(self) -> str:
+        return self.base_url or f"http://{self.http}"
+
+    @classmethod
+    def from_environment(cls, environ=None, workdir: str | Path = ".") -> "Config":
+        environ = os.environ if environ is None else environ
+        get = environ.get
+        config = cls(
+            domain=get("PBEM_DOMAIN", cls.domain),
+            secret_key=get("PBEM_SECRET_KEY", ""),
+            database_url=get("PBEM_DATABASE_URL", cls.database_url),
+            http=get("PBEM_HTTP", cls.http),
+            smtp_listen=get("PBEM_SMTP_LISTEN", cls.smtp_listen),
+            lmtp_listen=get("PBEM_LMTP_LISTEN", cls.lmtp_listen),
+            smtp_relay=get("PBEM_SMTP_RELAY", cls.smtp_relay),
+            maildir=get("PBEM_MAILDIR", cls.maildir),
+            base_url=get("PBEM_BASE_URL", cls.base_url),
+            max_message_bytes=int(get("PBEM_MAX_MESSAGE_BYTES", cls.max_message_bytes)),
+            rate_limit=int(get("PBEM_RATE_LIMIT", cls.rate_limit)),
+        )
+        if not config.secret_key:
+            config = replace(config, secret_key=local_secret(Path(workdir)))
+        return config
+
+
+def local_secret(workdir: Path) -> str:
+    """A secret kept in `pbem-secret.key` beside the database when none is configured.
+
+    Reply tokens must survive a restart, so a fresh machine gets one random key, written
+    once, readable only by its owner.
+    """
+    path = workdir / "pbem-secret.key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.touch(mode=0o600)
+    path.write_text(key + "\n")
+    return key

@@ -1,0 +1,1 @@
+"""Mail in and out: the inbound pipeline, outgoing messages, delivery, listeners."""

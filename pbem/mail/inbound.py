@@ -1,0 +1,290 @@
+"""Inbound mail: raw RFC 822 bytes into who sent it, to whom, in which thread, and what they wrote.
+
+Everything here reads mail from strangers, so nothing here raises: a header Python cannot
+parse reads raw, a charset nobody knows reads as UTF-8, bytes that do not decode become
+U+FFFD, and a missing header reads as ''. Deciding what to do with the mail is the
+pipeline's business (pbem.mail.pipeline); this module only says what the mail is.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+import textwrap
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import getaddresses
+
+import html2text
+import mailparser_reply
+
+#: Languages whose reply headers ("On … wrote:", "Von: … Gesendet: …") and signatures
+#: mail-parser-reply should look for. Not more: each language adds signature openers that
+#: end the text where they start a line (Danish "Tak" would eat an Onix "take cross A").
+REPLY_LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
+
+DAEMONS = {"mailer-daemon", "postmaster"}
+BULK_PRECEDENCE = {"bulk", "junk", "list"}
+
+# What mail-parser-reply 1.36 misses. Each line is the end of what the person wrote.
+MISSED_ENDINGS = re.compile(r"""^(?:
+      -{2,}\ ?(?:Forwarded\ message|Weitergeleitete\ Nachricht
+               |Message\ transféré|Mensaje\ reenviado|Doorgestuurd\ bericht
+               |Ursprüngliche\ Nachricht|Message\ d'origine|Mensaje\ original
+               |Oorspronkelijk\ bericht)\ ?-{2,}             # forward / localised Outlook
+    | Begin\ forwarded\ message:                              # Apple Mail forward
+    | Anfang\ der\ weitergeleiteten\ Nachricht:
+    | Von\ meinem\ \S+(?:\ \S+){0,3}\ gesendet\.?             # German iOS/Android
+    | Envoyé\ de\ mon\ \S+(?:\ \S+){0,3}                      # French iOS ("Envoyé depuis" only)
+    | Verstuurd\ vanaf\ mijn\ \S+(?:\ \S+){0,3}               # Dutch iOS
+    | (?:Schöne|Herzliche|Freundliche)\ Grüße(?:\ aus\ \S+)?[,.!]?  # German closings it lacks
+    )\s*$""", re.MULTILINE | re.IGNORECASE | re.VERBOSE)
+
+# Attributions it misses: its Spanish pattern wants two spaces before "escribió", its
+# Dutch one wants "schreef:" at the end, but Gmail writes "schreef Naam <adres>:" and
+# Apple Mail "heeft Naam het volgende geschreven:". Gmail may wrap them onto two lines.
+MISSED_ATTRIBUTIONS = re.compile(
+    r"^(?:El|Op)\s[^\n]+(?:\n[^\n>]+)?\s(?:escribió|schreef|geschreven)\b[^\n]*:$",
+    re.MULTILINE | re.IGNORECASE)
+
+LONGEST_LINE = 300  # characters; see _bounded for why there are limits at all
+LONGEST_TEXT = 20_000
+
+# html2text writes Markdown and escapes what Markdown would misread ("1\. e5", "\- x");
+# a move must reach the parser as the player typed it.
+MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")
+
+
+@dataclass
+class InboundMail:
+    """One received mail, parsed; the fields the pipeline decides on."""
+
+    raw: bytes
+    message: EmailMessage  # parsed with email.policy.default
+    message_id: str  # '<...>' as sent; invented from the bytes when missing
+    sender: str  # the From address, lower-cased; '' if none
+    sender_name: str  # the From display name; '' if none
+    envelope_sender: str | None  # SMTP MAIL FROM; '' for the null sender; None if unknown
+    recipients: list[str]  # envelope recipients, else the addressee headers
+    subject: str
+    replied_to: list[str]  # In-Reply-To, then References newest first
+    size: int
+
+
+def parse_mail(raw: bytes, envelope_sender: str | None = None,
+               envelope_recipients: list[str] | None = None) -> InboundMail:
+    """Read raw mail bytes. Never raises, whatever the bytes."""
+    raw = bytes(raw)
+    message = _parsed(raw)
+    sender_name, sender = (_addresses(message, "From") or [("", "")])[0]
+    replied_to = _message_ids(message, "In-Reply-To") + _message_ids(message, "References")[::-1]
+    return InboundMail(
+        raw=raw,
+        message=message,
+        message_id=_header(message, "Message-ID").strip() or _invented_message_id(raw),
+        sender=sender.strip().lower(),
+        sender_name=sender_name.strip(),
+        envelope_sender=None if envelope_sender is None else _bare(envelope_sender),
+        recipients=_unique(map(_bare, envelope_recipients or []))
+        or _unique(_bare(address) for name in ("Delivered-To", "X-Original-To", "To", "Cc")
+                   for _, address in _addresses(message, name)),
+        subject=_header(message, "Subject").strip(),
+        replied_to=_unique(replied_to),
+        size=len(raw),
+    )
+
+
+def _parsed(raw: bytes) -> EmailMessage:
+    try:
+        return email.message_from_bytes(raw, policy=email.policy.default)
+    except Exception:  # the feed parser is meant never to raise; if it does, an empty mail
+        return EmailMessage()
+
+
+def _invented_message_id(raw: bytes) -> str:
+    """A Message-ID for a mail without one, the same for the same bytes, so a resent
+    copy is still recognised as a duplicate."""
+    return f"<{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+def _header_values(message: EmailMessage, name: str) -> list[str]:
+    """Every `name` header, decoded; one the stdlib header parser chokes on reads raw."""
+    try:
+        return [_clean(str(value)) for value in message.get_all(name) or []]
+    except Exception:  # the stdlib header parser has raised on crafted values before
+        return [_clean(value) for key, value in message.raw_items() if key.lower() == name.lower()]
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    return next(iter(_header_values(message, name)), "")
+
+
+def _header_word(message: EmailMessage, name: str) -> str:
+    """The header's value before any ';' parameters, lower-cased: 'auto-replied'."""
+    return _header(message, name).split(";")[0].strip().lower()
+
+
+def _addresses(message: EmailMessage, name: str) -> list[tuple[str, str]]:
+    """(display name, address) of every address in the `name` headers."""
+    return [(display, address) for display, address in getaddresses(_header_values(message, name))
+            if address]
+
+
+def _message_ids(message: EmailMessage, name: str) -> list[str]:
+    return re.findall(r"<[^<>\s]+>", " ".join(_header_values(message, name)))
+
+
+def _bare(address: str) -> str:
+    return address.strip().strip("<>").strip().lower()
+
+
+def _unique(items) -> list[str]:
+    return [item for item in dict.fromkeys(items) if item]
+
+
+def _clean(text: str) -> str:
+    """Text safe to store: the parser keeps undecodable header bytes as surrogate escapes;
+    read them as UTF-8, the charset raw 8-bit headers nearly always are."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate from an exotic charset
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+# -- robots ------------------------------------------------------------------------------
+
+def robot_reason(mail: InboundMail, loop_header: str = "X-Pbem-Loop") -> str | None:
+    """Why this mail came from a machine and must never be answered, or None for a person.
+
+    Answering a robot starts a mail loop or spams a list, so any one sign is enough.
+    The reason is a short phrase for the log, e.g. 'Auto-Submitted: auto-replied'.
+    """
+    if loop_header in mail.message:
+        return f"{loop_header} present: a mail we sent came back"
+    for sign in ROBOT_SIGNS:
+        reason = sign(mail)
+        if reason:
+            return reason
+    return None
+
+
+def _auto_submitted(mail: InboundMail) -> str | None:
+    """RFC 3834: anything but 'no' was sent by a program (auto-replied, auto-generated)."""
+    kind = _header_word(mail.message, "Auto-Submitted")
+    return f"Auto-Submitted: {kind}" if kind and kind != "no" else None
+
+
+def _null_sender(mail: InboundMail) -> str | None:
+    """Bounces and other delivery notices come from the null sender <>."""
+    if mail.envelope_sender == "":
+        return "null envelope sender"
+    if re.fullmatch(r"<\s*>", _header(mail.message, "Return-Path").strip()):
+        return "Return-Path: <>"
+    return None
+
+
+def _daemon_sender(mail: InboundMail) -> str | None:
+    """Some bounces carry a real envelope sender but come From the mail system itself."""
+    return f"From {mail.sender}" if mail.sender.partition("@")[0] in DAEMONS else None
+
+
+def _delivery_report(mail: InboundMail) -> str | None:
+    """Delivery status (RFC 3464) and read receipts (RFC 8098) are multipart/report."""
+    content_type = _header_word(mail.message, "Content-Type")
+    return f"Content-Type: {content_type}" if content_type == "multipart/report" else None
+
+
+def _bulk_precedence(mail: InboundMail) -> str | None:
+    precedence = _header_word(mail.message, "Precedence")
+    return f"Precedence: {precedence}" if precedence in BULK_PRECEDENCE else None
+
+
+def _list_mail(mail: InboundMail) -> str | None:
+    """A mailing list relayed this: answering would write to the whole list."""
+    return next((f"{name} present" for name in ("List-Id", "List-Unsubscribe")
+                 if name in mail.message), None)
+
+
+def _autoreply_headers(mail: InboundMail) -> str | None:
+    """Vacation responders that skip Auto-Submitted, and Exchange's out-of-office marks."""
+    for name in ("X-Autoreply", "X-Autorespond"):
+        if name in mail.message:
+            return f"{name} present"
+    suppress = _header(mail.message, "X-Auto-Response-Suppress")
+    if {"oof", "all"} & set(re.split(r"[\s,]+", suppress.lower())):
+        return f"X-Auto-Response-Suppress: {suppress.strip()}"
+    return None
+
+
+ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
+               _bulk_precedence, _list_mail, _autoreply_headers)
+
+
+# -- what the person wrote -----------------------------------------------------------------
+
+def reply_text(mail: InboundMail) -> str:
+    """What the person wrote in this mail, without what they quoted, their signature or
+    a forwarded mail; '' when nothing is left. Attachments are ignored."""
+    text = _unquoted(_body_text(mail.message))
+    text = MISSED_ENDINGS.split(text, maxsplit=1)[0]
+    text = MISSED_ATTRIBUTIONS.sub("", _bounded(text))
+    # EmailMessage rather than EmailReplyParser.parse_reply: that returns the reply with
+    # its signature, and it reads a line starting "- " as the start of a signature.
+    parsed = mailparser_reply.EmailMessage(text=text, languages=list(REPLY_LANGUAGES),
+                                           keep_hyphen_lists=True).read()
+    return _clean(parsed.replies[0].body)
+
+
+def _unquoted(text: str) -> str:
+    """The text with lines stripped and quoted lines gone. mail-parser-reply drops quotes
+    only below a reply header it knows; inline and bottom-posted replies keep theirs."""
+    lines = (line.strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return "\n".join(line for line in lines if not line.startswith(">"))
+
+
+def _bounded(text: str) -> str:
+    """The text cut to a size mail-parser-reply reads fast: its attribution patterns take
+    time quadratic in a line's length, and its signature pattern backtracks over every
+    run of blank lines. Nobody writes a move 20,000 characters into a mail."""
+    lines = (wrapped for line in text[:LONGEST_TEXT].split("\n")
+             for wrapped in (textwrap.wrap(line, LONGEST_LINE) if len(line) > LONGEST_LINE else [line]))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+
+
+def _body_text(message: EmailMessage) -> str:
+    """The first inline text/plain part, else the first HTML part as text; '' if neither."""
+    try:
+        part = message.get_body(preferencelist=("plain", "html"))
+        if part is None:
+            return ""
+        text = _decoded(part)
+        return _html_as_text(text) if part.get_content_subtype() == "html" else text
+    except Exception:  # broken MIME structure: treat as a mail with no text
+        return ""
+
+
+def _decoded(part: EmailMessage) -> str:
+    """The part's text in its declared charset; bytes that do not fit read as U+FFFD."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    charset = (part.get_content_charset() or "").lower()
+    # 8-bit text labelled us-ascii, or not labelled, is UTF-8 in practice (and ASCII is UTF-8).
+    if charset in ("", "us-ascii", "ascii"):
+        charset = "utf-8"
+    try:
+        return payload.decode(charset, errors="replace")
+    except (LookupError, ValueError, TypeError):  # unknown or non-text "charset"
+        return payload.decode("utf-8", errors="replace")
+
+
+def _html_as_text(html: str) -> str:
+    converter = html2text.HTML2Text()
+    converter.ignore_links = converter.ignore_images = converter.ignore_emphasis = True
+    converter.body_width = 0  # never wrap: a wrapped line could split a move
+    try:
+        return MARKDOWN_ESCAPE.sub(r"\1", converter.handle(html))
+    except Exception:  # html2text is not written for hostile input
+        return ""

@@ -1,0 +1,134 @@
+"""Who hears about what: the game mails written after moves, starts, endings and chat.
+
+Each seat's mail is written from that seat's view only: the news is each ply as the engine
+lets that seat read it (`visible_notation`), the diagram is drawn from `view(state,
+seat)`, and the prompt is the engine's. The mover always gets an answer listing what was
+applied, what failed and why; the others get a mail when they can see what happened, when
+the game now waits for them, or when it ends — not for a secret choice that shows them
+nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from notation.record import format_record
+from pbem.config import Config
+from pbem.engines.base import CHANCE
+from pbem.mail import compose
+from pbem.mail.outbox import queue
+from pbem.mail.tokens import reply_address, seat_token
+from pbem.play import Table
+
+
+@dataclass
+class Report:
+    """The fate of each command line of a player's mail, in order."""
+    applied: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.applied or self.failed or self.skipped)
+
+
+def subject(table: Table) -> str:
+    """The same for every mail of a game, so clients keep one thread."""
+    return f"[pbem] {table.engine.title} #{table.game.id}: {' vs '.join(table.names)}"
+
+
+def news(table: Table, viewer: int) -> list[str]:
+    """The plies of this transaction as `viewer` may read them."""
+    lines = []
+    for happening in table.happenings:
+        text = happening.seen_by(viewer)
+        if happening.seat == CHANCE:
+            line = f"#{happening.ply} Dealer: {text}" if text else "The dealer dealt."
+        elif happening.seat == viewer:
+            line = f"#{happening.ply} You: {text}"
+        else:
+            name = table.names[happening.seat]
+            line = f"#{happening.ply} {name}: {text}" if text else f"{name} chose in secret."
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
+
+
+def status(table: Table, viewer: int) -> str:
+    game = table.game
+    if game.status == "finished":
+        return f"Game over: {game.termination or 'the game has ended'}. Result: {game.result}"
+    if game.status == "cancelled":
+        return f"Game cancelled: {game.termination}."
+    if game.status == "inviting":
+        waiting = [s.player.name for s in table.seats if s.answer is None]
+        return f"Waiting for {', '.join(waiting)} to accept."
+    waiting = table.to_act
+    if viewer in waiting:
+        return f"It is your turn (move #{table.next_ply})."
+    names = [table.names[s] for s in sorted(waiting) if s != CHANCE]
+    return f"Waiting for {', '.join(names)} (move #{table.next_ply})."
+
+
+def game_mail(config: Config, table: Table, seat: int, report: Report | None = None,
+              notes: list[str] | tuple = (), in_reply_to: str | None = None):
+    """The mail for `seat`: news, diagram, whose turn, what to do; the record at the end."""
+    engine, game = table.engine, table.game
+    finished = game.status == "finished"
+    view_seat = None if finished else seat  # after the end, everything is shown
+    diagram = engine.text_diagram(engine.view(table.state, view_seat)) if table.state else ""
+    prompt = (engine.prompt(table.state, seat)
+              if game.status == "running" and seat in table.to_act else "")
+    context = {
+        "report": report, "notes": list(notes), "news": news(table, seat),
+        "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
+        "move_number": table.next_ply, "finished": finished,
+        "game": {"id": game.id, "title": engine.title},
+        "url": f"{config.web_url}/games/{game.id}",
+        "record": format_record(table.record_game().record()) if finished else "",
+        "seed": game.seed if finished else "", "commitment": game.commitment,
+    }
+    player = table.seats[seat].player
+    token = seat_token(config.secret_key, game.id, seat)
+    return compose.build(config, (player.name, player.email), subject(table), "game", context,
+                         reply_to=reply_address(token, config.domain), game_id=game.id,
+                         ply=game.plies, seat=seat, in_reply_to=in_reply_to)
+
+
+def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
+    message = game_mail(config, table, seat, **kwargs)
+    queue(message, table.seats[seat].player.email, table.game)
+
+
+def after_moves(config: Config, table: Table, actor: int | None, report: Report | None,
+                waiting_before: frozenset[int], in_reply_to: str | None = None,
+                notes: list[str] | tuple = ()) -> None:
+    """Mail every seat that should hear of this transaction's plies (and the actor's reply)."""
+    status_changed = table.game.status != table.status_before  # started, ended
+    for seat in table.seats:
+        number = seat.number
+        if number == actor:
+            send_game_mail(config, table, number, report=report, notes=notes,
+                           in_reply_to=in_reply_to)
+            continue
+        newly_waited_for = number in table.to_act and number not in waiting_before
+        sees_something = any(h.seen_by(number) for h in table.happenings)
+        if status_changed:
+            send_game_mail(config, table, number, notes=notes)
+        elif newly_waited_for or (sees_something and not seat.quiet):
+            send_game_mail(config, table, number)
+
+
+def to_everyone(config: Config, table: Table, notes: list[str], skip: int | None = None):
+    """A game mail with `notes` (a comment, an undo request, a resignation) to all seats."""
+    for seat in table.seats:
+        if seat.number != skip:
+            send_game_mail(config, table, seat.number, notes=notes)
+
+
+def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],
+         reply_to: str | None = None, in_reply_to: str | None = None):
+    """A plain answer that is not about one game's position (help, games, confirmations)."""
+    message = compose.build(config, to, subject_line, "note", {"paragraphs": paragraphs},
+                            reply_to=reply_to, in_reply_to=in_reply_to)
+    queue(message, to[1])

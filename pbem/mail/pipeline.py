@@ -1,0 +1,236 @@
+"""The inbound pipeline: every received mail goes through the same short list of steps.
+
+    record → drop duplicates → ignore robots → limit floods → refuse oversized mail
+    → route (by reply token) → authenticate (token + registered From) → extract the text
+    → run the commands
+
+Each step is a small function that either lets the mail go on or stops it, saying why in
+the mail's `outcome`, which is stored with the raw bytes. The raw mail is committed before
+anything acts on it; everything after runs in one transaction, so a crash never
+half-applies a move, and a redelivered mail (same Message-ID) runs at most once. Mail that
+might not come from the address it claims (robots, strangers, forged senders) is never
+answered: the server must not be a tool for sending mail to third parties.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+
+from peewee import IntegrityError, OperationalError
+
+from pbem.commands import Speaker, command_lines, player_for, run_game_mail, run_global_mail
+from pbem.config import Config
+from pbem.mail import notify
+from pbem.mail.compose import LOOP_HEADER, ply_replied_to
+from pbem.mail.inbound import InboundMail, parse_mail, reply_text, robot_reason
+from pbem.mail.tokens import Route, confirm_token, read_route, reply_address
+from pbem.store import Inbound, Player, Request, Seat, transaction
+from pbem.store.database import is_postgres
+from pbem.store.models import utcnow
+
+log = logging.getLogger(__name__)
+
+
+class TemporaryFailure(Exception):
+    """The store is unavailable: the sender's MTA should try again later (SMTP 451)."""
+
+
+@dataclass
+class Intake:
+    """One mail on its way through the steps."""
+    config: Config
+    mail: InboundMail
+    row: Inbound | None = None
+    route: Route | None = None
+    player: Player | None = None
+    lines: list[str] = field(default_factory=list)
+    outcome: str = ""
+    fresh: bool = False  # stored by this delivery, not seen before
+
+    def stop(self, outcome: str) -> bool:
+        self.outcome = outcome
+        return True
+
+
+def receive(config: Config, raw: bytes, envelope_sender: str | None = None,
+            envelope_recipients: list[str] | None = None) -> str:
+    """Take one mail through the pipeline; returns what was done with it, in words.
+
+    Raises TemporaryFailure only when the database cannot be reached or is locked, so
+    the caller can ask the sending MTA to retry; any other problem is recorded.
+    """
+    intake = Intake(config, parse_mail(raw, envelope_sender, envelope_recipients))
+    try:
+        record(intake)
+        with transaction():
+            for step in STEPS:
+                if step(intake):
+                    break
+            else:
+                intake.outcome = intake.outcome or "done"
+            if intake.row is not None and intake.outcome != "duplicate":
+                Inbound.update(outcome=intake.outcome).where(
+                    Inbound.id == intake.row.id).execute()
+    except OperationalError as error:
+        raise TemporaryFailure(str(error)) from error
+    except Exception as error:  # a bug must not lose the mail or stop the server
+        log.exception("inbound mail %s failed", intake.mail.message_id)
+        intake.outcome = f"failed: {type(error).__name__}: {error}"
+        if intake.row is not None:
+            Inbound.update(outcome=intake.outcome[:1000]).where(
+                Inbound.id == intake.row.id).execute()
+    return intake.outcome
+
+
+def record(intake: Intake) -> None:
+    """Keep the raw bytes before acting on them (in their own, committed transaction)."""
+    mail = intake.mail
+    try:
+        with transaction():
+            intake.row = Inbound.create(message_id=mail.message_id[:255], sender=mail.sender,
+                                        raw=mail.raw)
+            intake.fresh = True
+    except IntegrityError:
+        intake.row = Inbound.get(Inbound.message_id == mail.message_id[:255])
+
+
+def drop_duplicate(intake: Intake) -> bool:
+    """The same Message-ID runs once; a mail whose first run crashed runs again.
+
+    Two copies may arrive at once: the check runs under the transaction's lock (SQLite
+    takes it at BEGIN; PostgreSQL locks the row here), so the second copy waits and then
+    sees the first one's outcome. A copy we have just stored on SQLite needs no look.
+    """
+    if intake.fresh and not is_postgres():
+        return False
+    query = Inbound.select().where(Inbound.id == intake.row.id)
+    row = (query.for_update() if is_postgres() else query).get()
+    if row.outcome != "received" and not row.outcome.startswith("failed"):
+        return intake.stop("duplicate")
+    return False
+
+
+def ignore_robots(intake: Intake) -> bool:
+    """Auto-replies, bounces, lists and our own mail coming back get no answer."""
+    reason = robot_reason(intake.mail, LOOP_HEADER)
+    return intake.stop(f"ignored: robot ({reason})") if reason else False
+
+
+def limit_rate(intake: Intake) -> bool:
+    """A sender who floods us is ignored for the rest of the hour."""
+    since = utcnow() - dt.timedelta(hours=1)
+    count = Inbound.select().where((Inbound.sender == intake.mail.sender)
+                                   & (Inbound.received >= since)).count()
+    if count > intake.config.rate_limit:
+        return intake.stop(f"ignored: {count} mails from this sender within an hour")
+    return False
+
+
+def refuse_oversized(intake: Intake) -> bool:
+    """Too large to be a move: players we know are told; strangers get nothing."""
+    limit = intake.config.max_message_bytes
+    if intake.mail.size <= limit:
+        return False
+    player = Player.get_or_none(Player.email == intake.mail.sender)
+    if player is not None and player.confirmed:
+        notify.note(intake.config, (player.name, player.email), "[pbem] your mail was too large", [
+            f"Your mail of {intake.mail.size:,} bytes was not read: the limit is {limit:,}. "
+            f"Moves and commands are a few words of plain text; please send them without "
+            f"attachments."], in_reply_to=intake.mail.message_id)
+    return intake.stop(f"refused: {intake.mail.size} bytes, over the limit of {limit}")
+
+
+def route(intake: Intake) -> bool:
+    """Which game seat or request the mail is for, from the reply token in its address."""
+    config, mail = intake.config, intake.mail
+    for address in mail.recipients:
+        found = read_route(config.secret_key, address, config.domain)
+        if found is not None:
+            intake.route = found
+            return False
+    tokened = [a for a in mail.recipients if a.startswith("pbem+") and a.endswith(config.domain)]
+    if tokened:
+        return intake.stop(f"ignored: reply token not valid ({tokened[0]})")
+    if config.address not in mail.recipients:
+        return intake.stop("ignored: not addressed to pbem")
+    return False
+
+
+def authenticate(intake: Intake) -> bool:
+    """A token is accepted only with the From address of the player it belongs to."""
+    sender, found = intake.mail.sender, intake.route
+    if not sender:
+        return intake.stop("ignored: no From address")
+    if found is not None and found.game is not None:
+        seat = (Seat.select(Seat, Player).join(Player)
+                .where((Seat.game == found.game) & (Seat.number == found.seat)).first())
+        if seat is None or seat.player.email != sender:
+            return intake.stop("ignored: From is not the seat's player")
+        intake.player = seat.player
+        return False
+    if found is not None:  # a reply to a confirmation request
+        request = Request.get_or_none(Request.id == found.request)
+        if request is None or request.player.email != sender or not request.open:
+            return intake.stop("ignored: confirmation not for this sender, or already used")
+        return _confirm(intake, request)
+    intake.player = player_for(sender, intake.mail.sender_name)
+    if intake.player.confirmed:
+        return False
+    return _ask_for_confirmation(intake)
+
+
+def _ask_for_confirmation(intake: Intake) -> bool:
+    """First mail from an address: ask once whether it is really theirs, run nothing."""
+    player = intake.player
+    waiting = Request.select().where((Request.player == player) & (Request.kind == "confirm")
+                                     & Request.open).exists()
+    if waiting:  # one request per address: a forger cannot make us mail it again and again
+        return intake.stop("ignored: a confirmation is already waiting for an answer")
+    request = Request.create(kind="confirm", player=player, inbound=intake.row)
+    token = confirm_token(intake.config.secret_key, request.id)
+    notify.note(intake.config, (player.name, player.email), "[pbem] please confirm", [
+        f"Someone, probably you, sent pbem a mail from {player.email} "
+        f"(subject: {intake.mail.subject or '(none)'}).",
+        "Before pbem acts on mail from a new address, it asks once: reply to this mail "
+        "(anything will do) and your mail will be carried out.",
+        "If it was not you, ignore this mail; nothing more will come.",
+    ], reply_to=reply_address(token, intake.config.domain), in_reply_to=intake.mail.message_id)
+    return intake.stop("held: confirmation asked for")
+
+
+def _confirm(intake: Intake, request: Request) -> bool:
+    """The sender proved the address is theirs: run the mail that was held."""
+    player = request.player
+    player.confirmed = True
+    player.save()
+    Request.update(open=False).where((Request.player == player)
+                                     & (Request.kind == "confirm")).execute()
+    held = request.inbound
+    original = parse_mail(bytes(held.raw))
+    intake.player = player
+    intake.mail = original  # the commands are in the held mail
+    Inbound.update(outcome="done: run after confirmation").where(Inbound.id == held.id).execute()
+    return False
+
+
+def extract(intake: Intake) -> bool:
+    """The player's new text, without quotes and signatures: its first lines are commands."""
+    intake.lines = command_lines(reply_text(intake.mail))
+    return False
+
+
+def run_commands(intake: Intake) -> bool:
+    mail, found = intake.mail, intake.route
+    speaker = Speaker(intake.config, intake.player, mail.message_id)
+    if found is not None and found.game is not None:
+        speaker.replied_ply = ply_replied_to(intake.config, mail.replied_to, found.game)
+        run_game_mail(speaker, found.game, found.seat, intake.lines)
+    else:
+        run_global_mail(speaker, intake.lines)
+    return intake.stop(f"done: {len(intake.lines)} line(s)")
+
+
+STEPS = (drop_duplicate, ignore_robots, limit_rate, refuse_oversized, route, authenticate,
+         extract, run_commands)

@@ -1,0 +1,62 @@
+"""Reply tokens: the part after `pbem+` in the address a player replies to.
+
+A token names a seat of a game (`12-1-<mac>`: game 12, seat 1) or a pending confirmation
+(`c-5-<mac>`), signed with an HMAC under `PBEM_SECRET_KEY` so it cannot be guessed or
+forged. Tokens use only digits, lower-case letters and hyphens, so they survive MTAs that
+lower-case addresses; they are read case-insensitively.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+
+MAC_CHARS = 16  # 80 bits of base32: unguessable, short enough for an address
+TOKEN = re.compile(r"^(?:(?P<game>\d+)-(?P<seat>\d+)|c-(?P<request>\d+))-(?P<mac>[a-z2-7]+)$")
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a reply goes: a seat of a game, or a confirmation request."""
+    game: int | None = None
+    seat: int | None = None  # 1-based as players count, in the token
+    request: int | None = None
+
+
+def _mac(secret: str, message: str) -> str:
+    digest = hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:MAC_CHARS]
+
+
+def seat_token(secret: str, game: int, seat: int) -> str:
+    """The token of a 0-based seat (written 1-based)."""
+    return f"{game}-{seat + 1}-{_mac(secret, f'seat/{game}/{seat + 1}')}"
+
+
+def confirm_token(secret: str, request: int) -> str:
+    return f"c-{request}-{_mac(secret, f'confirm/{request}')}"
+
+
+def reply_address(token: str, domain: str) -> str:
+    return f"pbem+{token}@{domain}"
+
+
+def read_route(secret: str, address: str, domain: str) -> Route | None:
+    """The route of `pbem+TOKEN@domain` if its token is genuine; None otherwise."""
+    local, _, host = address.strip().lower().rpartition("@")
+    if host != domain.lower() or not local.startswith("pbem+"):
+        return None
+    match = TOKEN.match(local[len("pbem+"):])
+    if not match:
+        return None
+    if match["request"]:
+        expected = confirm_token(secret, int(match["request"]))
+        route = Route(request=int(match["request"]))
+    else:
+        expected = seat_token(secret, int(match["game"]), int(match["seat"]) - 1)
+        route = Route(game=int(match["game"]), seat=int(match["seat"]) - 1)
+    given = local[len("pbem+"):]
+    return route if hmac.compare_digest(expected, given) else None

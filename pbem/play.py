@@ -1,0 +1,192 @@
+"""The one write path for moves: load a game from its snapshot, play, log, save.
+
+Everything that changes a running game — a move by mail, by the CLI, the dealer's moves,
+a resignation, an agreed undo — goes through a `Table` inside one transaction
+(`pbem.store.transaction`). A table is loaded from the game's snapshot, never by replaying
+the game, so a move costs the same at ply 300 as at ply 10. Each applied decision becomes a
+`Happening` that says what every seat may read of it; the mail that follows is written
+from those and from each seat's view, so nobody learns what they may not see.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pbem.engines import get_engine
+from pbem.engines.base import CHANCE, Engine, MoveError
+from pbem.engines.game import Game as GameRecord
+from pbem.engines.game import Ply, deal_while_due, seed_commitment
+from pbem.store import Comment, Game, Move, Player, Seat
+from pbem.store.database import is_postgres
+from pbem.store.models import utcnow
+
+
+@dataclass
+class Happening:
+    """One ply just played: who, its canonical text, and what each seat may read of it."""
+    ply: int
+    seat: int
+    text: str
+    visible: dict[int | None, str | None] = field(default_factory=dict)
+
+    def seen_by(self, viewer: int | None) -> str | None:
+        return self.visible.get(viewer)
+
+
+class Table:
+    """A game loaded for one write transaction: its row, engine, state and players."""
+
+    def __init__(self, game: Game, engine: Engine, state, seats: list[Seat]):
+        self.game, self.engine, self.state, self.seats = game, engine, state, seats
+        self.happenings: list[Happening] = []
+        self.status_before = game.status  # a start or an end is news for everyone
+
+    @classmethod
+    def load(cls, game_id: int) -> "Table":
+        """The game with `game_id`, locked against other writers until the commit."""
+        query = Game.select().where(Game.id == game_id)
+        if is_postgres():
+            query = query.for_update()
+        game = query.get()
+        engine = get_engine(game.engine)
+        state = engine.from_json(game.state) if game.state is not None else None
+        seats = list(Seat.select(Seat, Player).join(Player).where(Seat.game == game)
+                     .order_by(Seat.number))
+        return cls(game, engine, state, seats)
+
+    # -- what the server asks --------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.player.name for seat in self.seats]
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self.game.status != "running":
+            return frozenset()
+        return self.engine.to_act(self.state)
+
+    @property
+    def next_ply(self) -> int:
+        return self.game.plies + 1
+
+    def seat_of(self, email: str) -> int | None:
+        for seat in self.seats:
+            if seat.player.email == email.lower():
+                return seat.number
+        return None
+
+    # -- writing -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Deal and open the game (all seats have accepted)."""
+        options = self.game.options
+        self.state = self.engine.start(options, len(self.seats), self.game.seed)
+        self.game.status = "running"
+        self._deal()
+        self._save()
+
+    def play(self, seat: int, text: str, source: str = "") -> str:
+        """Play one move text for `seat`; returns its canonical text. Raises MoveError."""
+        if self.game.status != "running":
+            raise MoveError(f"game #{self.game.id} is {self.game.status}; no moves now.")
+        before = self.state
+        waiting = self.engine.to_act(before)
+        decision = self.engine.parse(before, seat, text)
+        canonical = self.engine.notation(before, seat, decision)
+        self.state = self.engine.apply(before, seat, decision)
+        self._log(before, seat, decision, canonical, self.state,
+                  labelled=waiting != {seat} or " " in canonical, source=source)
+        self._deal()
+        self._save()
+        return canonical
+
+    def resign(self, seat: int) -> None:
+        """`seat` gives up: two players, the other wins; more, the others share the win."""
+        others = [s.number for s in self.seats if s.number != seat]
+        shares = ["0" if s.number == seat else str(Fraction(1, len(others)))
+                  for s in self.seats]
+        self._finish("-".join(shares), f"{self.names[seat]} resigned")
+
+    def cancel(self, why: str) -> None:
+        self.game.status, self.game.termination = "cancelled", why
+        self.game.updated = utcnow()
+        self.game.save()
+
+    def take_back(self, ply: int) -> None:
+        """Undo every ply from `ply` on (the players agreed; nothing hidden was shown)."""
+        previous = (Move.get((Move.game == self.game) & (Move.ply == ply - 1))
+                    if ply > 1 else None)
+        self.state = (self.engine.from_json(previous.state) if previous is not None
+                      else self.engine.start(self.game.options, len(self.seats), self.game.seed))
+        Move.delete().where((Move.game == self.game) & (Move.ply >= ply)).execute()
+        self.game.plies = ply - 1
+        self._save()
+
+    def _deal(self) -> None:
+        final, dealt = deal_while_due(self.engine, self.state, self.game.seed, self.game.plies)
+        afters = [deal.before for deal in dealt[1:]] + [final]
+        for deal, after in zip(dealt, afters):
+            self._log(deal.before, CHANCE, deal.decision, deal.text, after, labelled=True,
+                      source="dealer")
+        self.state = final
+
+    def _log(self, before, seat: int, decision, text: str, after, labelled: bool,
+             source: str) -> None:
+        self.game.plies += 1
+        visible = {viewer: self.engine.visible_notation(before, seat, decision, viewer)
+                   for viewer in [None, *range(len(self.seats))]}
+        Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
+                    labelled=labelled, state=self.engine.to_json(after), source=source,
+                    visible={("public" if v is None else str(v)): t for v, t in visible.items()})
+        self.happenings.append(Happening(self.game.plies, seat, text, visible))
+
+    def _save(self) -> None:
+        self.game.state = self.engine.to_json(self.state)
+        self.game.result = self.engine.result_token(self.state)
+        if not self.engine.to_act(self.state):
+            outcome = self.engine.outcome(self.state)
+            self.game.status = "finished"
+            self.game.termination = outcome.reason if outcome else ""
+        self.game.updated = utcnow()
+        self.game.save()
+
+    def _finish(self, result: str, why: str) -> None:
+        self.game.status, self.game.result, self.game.termination = "finished", result, why
+        self.game.updated = utcnow()
+        self.game.save()
+
+    # -- the record ----------------------------------------------------------------------
+
+    def record_game(self) -> GameRecord:
+        """The game as a record-writing `Game`, from the move log (for history and the end)."""
+        plies = [Ply(move.seat, move.text, move.labelled) for move in
+                 Move.select(Move.seat, Move.text, Move.labelled)
+                 .where(Move.game == self.game).order_by(Move.ply)]
+        comments = self.game.comments.order_by(Comment.created, Comment.id)
+        for comment in comments:
+            if 0 < comment.ply <= len(plies):
+                plies[comment.ply - 1].comments.append(f"{self.names[comment.seat]}: {comment.text}")
+        termination = None
+        if self.game.status == "finished" and self.engine.outcome(self.state) is None:
+            termination = (self.game.result, self.game.termination)
+        return GameRecord.from_log(self.engine, self.game.options, self.names, self.game.seed,
+                                   plies, self.state, termination)
+
+
+def create_game(engine: Engine, options: dict[str, str], players: list[Player],
+                creator: Player | None, accepted: bool) -> Game:
+    """A new game row with its seats in the order given, and a fresh secret seed.
+
+    With `accepted`, every seat has accepted (the administrator's `pbem new`); otherwise
+    only the creator's, and the others are invited.
+    """
+    seed = secrets.token_hex(16)
+    game = Game.create(engine=engine.id, options=engine.resolve_options(options), seed=seed,
+                       commitment=seed_commitment(seed), creator=creator)
+    for number, player in enumerate(players):
+        answer = "accepted" if accepted or player == creator else None
+        Seat.create(game=game, number=number, player=player, answer=answer)
+    return game

@@ -1,0 +1,64 @@
+"""Opening the store: SQLite (WAL) by default, PostgreSQL by URL; migrations on open.
+
+`PBEM_DATABASE_URL` is `sqlite:///pbem.db` (a file in the working directory) unless it
+names PostgreSQL (`postgresql://user:pass@host/db`). The schema is created and changed
+only through the numbered migrations in `pbem/migrations/` (peewee's migration runner),
+so an existing database is upgraded in place when a newer pbem opens it.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+from peewee import Database, PostgresqlDatabase, SqliteDatabase
+from playhouse.db_url import connect
+from playhouse.migrations import Runner
+
+from pbem.store.models import MODELS, database
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+SQLITE_PRAGMAS = {
+    "journal_mode": "wal",  # readers never wait for the writer
+    "synchronous": "normal",  # with WAL: durable at each checkpoint, fast commits
+    "foreign_keys": 1,
+    "busy_timeout": 10_000,  # ms: several processes (serve, ingest) share the file
+}
+
+
+def open_database(url: str, migrate: bool = True) -> Database:
+    """Connect the models to the database at `url` and bring its schema up to date."""
+    if url.startswith("sqlite:"):
+        path = url.split("sqlite:///", 1)[-1] if "sqlite:///" in url else ":memory:"
+        db = SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, check_same_thread=False)
+    elif url.startswith(("postgres://", "postgresql://")):
+        db = connect(url)  # psycopg 3 (peewee picks it when psycopg2 is absent)
+    else:
+        raise ValueError(f"PBEM_DATABASE_URL must start with sqlite:/// or postgresql://, "
+                         f"not {url.split(':', 1)[0]!r}")
+    database.initialize(db)
+    if migrate:
+        Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
+    return db
+
+
+@contextmanager
+def transaction():
+    """One write transaction. SQLite takes its write lock at the start (IMMEDIATE), so two
+    processes never both read a game and then race to write it; PostgreSQL rows are
+    locked where they are read (`for_update`)."""
+    db = database.obj
+    if isinstance(db, SqliteDatabase):
+        with db.atomic("IMMEDIATE"):
+            yield
+    else:
+        with db.atomic():
+            yield
+
+
+def is_postgres() -> bool:
+    return isinstance(database.obj, PostgresqlDatabase)
+
+
+__all__ = ["open_database", "transaction", "is_postgres", "MODELS"]

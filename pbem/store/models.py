@@ -1,0 +1,130 @@
+"""The tables: players, games and their seats, the move log, inbound mail, the outbox.
+
+A game's current state is kept as a snapshot (the engine's JSON) on the game row, and
+each move keeps the snapshot after it, so playing a move never replays the game and the
+archive can show any ply. Raw inbound mail is kept byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateTimeField,
+                    ForeignKeyField, IntegerField, Model, TextField)
+
+#: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
+#: declared once, the database is chosen at run time from the configuration).
+database = DatabaseProxy()
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class JSONField(TextField):
+    """JSON as text: the same on SQLite and PostgreSQL."""
+
+    def db_value(self, value):
+        return None if value is None else json.dumps(value, separators=(",", ":"))
+
+    def python_value(self, value):
+        return None if value is None else json.loads(value)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class Player(BaseModel):
+    email = CharField(unique=True)  # lower-case
+    name = CharField()
+    confirmed = BooleanField(default=False)  # has shown they receive mail at `email`
+    created = DateTimeField(default=utcnow)
+
+
+class Game(BaseModel):
+    engine = CharField()
+    options = JSONField()
+    seed = CharField()  # secret until the game ends
+    commitment = CharField()  # its SHA-256, published at the start
+    status = CharField(default="inviting", index=True)  # inviting running finished cancelled
+    plies = IntegerField(default=0)  # moves in the log
+    state = JSONField(null=True)  # snapshot after the last move
+    result = CharField(default="*")
+    termination = TextField(default="")  # why it ended, in words
+    creator = ForeignKeyField(Player, null=True, backref="created_games")
+    created = DateTimeField(default=utcnow)
+    updated = DateTimeField(default=utcnow, index=True)
+
+
+class Seat(BaseModel):
+    game = ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
+    number = IntegerField()  # 0-based, the engine's seat
+    player = ForeignKeyField(Player, backref="seats")
+    answer = CharField(null=True)  # invitation: accepted, declined or None (waiting)
+    quiet = BooleanField(default=False)  # mail only when the game waits for them, or ends
+
+    class Meta:
+        indexes = ((("game", "number"), True),)
+
+
+class Move(BaseModel):
+    game = ForeignKeyField(Game, backref="moves", on_delete="CASCADE")
+    ply = IntegerField()  # 1-based
+    seat = IntegerField()  # -1: the dealer
+    text = TextField()  # canonical notation
+    labelled = BooleanField(default=False)  # the record names the actor
+    state = JSONField()  # snapshot after this move
+    visible = JSONField(default=dict)  # what each seat ('0', '1', …; 'public') may read of it
+    source = CharField(default="")  # the Message-ID it came in, 'cli', 'dealer'
+    created = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "ply"), True),)
+
+
+class Comment(BaseModel):
+    """A player's `say`: mailed to all and kept in the record after the ply it follows."""
+    game = ForeignKeyField(Game, backref="comments", on_delete="CASCADE")
+    ply = IntegerField()  # plies played when it was said
+    seat = IntegerField()
+    text = TextField()
+    created = DateTimeField(default=utcnow)
+
+
+class Inbound(BaseModel):
+    message_id = CharField(unique=True)
+    sender = CharField(index=True)
+    raw = BlobField()
+    received = DateTimeField(default=utcnow, index=True)
+    outcome = TextField(default="received")  # what the pipeline did with it
+
+
+class Outbox(BaseModel):
+    game = ForeignKeyField(Game, null=True, backref="mails", on_delete="SET NULL")
+    recipient = CharField()
+    message = BlobField()  # the whole RFC 822 message
+    created = DateTimeField(default=utcnow)
+    attempts = IntegerField(default=0)
+    next_attempt = DateTimeField(default=utcnow, index=True)
+    claimed_until = DateTimeField(null=True)  # a deliverer is on it until then
+    sent = DateTimeField(null=True, index=True)
+    last_error = TextField(default="")
+
+
+class Request(BaseModel):
+    """Something waiting for a reply: a sender's confirmation, or an undo proposal."""
+    kind = CharField()  # confirm, undo
+    player = ForeignKeyField(Player, backref="requests")
+    game = ForeignKeyField(Game, null=True, backref="requests", on_delete="CASCADE")
+    inbound = ForeignKeyField(Inbound, null=True)  # confirm: the mail to run once confirmed
+    ply = IntegerField(default=0)  # undo: the ply to take back
+    agreed = JSONField(default=list)  # undo: seats that agreed
+    open = BooleanField(default=True, index=True)
+    created = DateTimeField(default=utcnow)
+
+
+MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request)

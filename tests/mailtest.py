@@ -1,0 +1,127 @@
+"""Real mail for tests: an SMTP sink (aiosmtpd) standing in for the relay, and players
+who read what it received and answer through the server's own SMTP listener.
+
+No mocks: the server's listener and its delivery speak SMTP on loopback. The pipeline
+finishes before the listener says 250, and the listener delivers the outbox right after,
+so when a player's `send` returns, every answer is already in the sink.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import smtplib
+import socket
+import threading
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+
+from aiosmtpd.controller import Controller
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Sink:
+    """An SMTP server on loopback that keeps every message it receives."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.messages: list[tuple[list[str], EmailMessage]] = []
+        self.lock = threading.Lock()
+        self.controller = None
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.original_content or envelope.content,
+                                           policy=email.policy.default)
+        with self.lock:
+            self.messages.append((list(envelope.rcpt_tos), message))
+        return "250 OK"
+
+    def start(self) -> "Sink":
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        with self.lock:
+            return [m for rcpt, m in self.messages if address.lower() in rcpt]
+
+
+def body(message: EmailMessage) -> str:
+    return message.get_body(("plain",)).get_content()
+
+
+def html(message: EmailMessage) -> str:
+    return message.get_body(("html",)).get_content()
+
+
+@dataclass
+class Player:
+    """Someone with a mail address who reads their mail in the sink and answers it."""
+    address: str
+    sink: Sink
+    server_port: int
+    domain: str
+    sent: int = 0
+    read: int = field(default=0)
+
+    @property
+    def inbox(self) -> list[EmailMessage]:
+        return self.sink.to(self.address)
+
+    @property
+    def last(self) -> EmailMessage:
+        return self.inbox[-1]
+
+    def unread(self) -> list[EmailMessage]:
+        new = self.inbox[self.read:]
+        self.read += len(new)
+        return new
+
+    def reply(self, text: str, to: EmailMessage | None = None, quote: bool = True,
+              **headers) -> EmailMessage:
+        """Answer `to` (default: the latest mail) the way a mail client does."""
+        original = to if to is not None else self.last
+        quoted = "\n".join("> " + line for line in body(original).splitlines()[:8])
+        text = f"{text}\n\nOn Mon, 30 Nov 2026 at 10:00, pbem wrote:\n{quoted}\n" if quote else text
+        message = self.compose(text, to=original["Reply-To"] or f"pbem@{self.domain}",
+                               subject="Re: " + original["Subject"], **headers)
+        message["In-Reply-To"] = original["Message-ID"]
+        message["References"] = f"{original['References'] or ''} {original['Message-ID']}".strip()
+        return self.send(message)
+
+    def write(self, text: str, **headers) -> EmailMessage:
+        """A new mail to the server's own address."""
+        return self.send(self.compose(text, to=f"pbem@{self.domain}", subject="pbem",
+                                      **headers))
+
+    def compose(self, text: str, to: str, subject: str, **headers) -> EmailMessage:
+        self.sent += 1
+        message = EmailMessage()
+        message["From"] = self.address
+        message["To"] = to
+        message["Subject"] = subject
+        message["Message-ID"] = f"<{self.sent}.{self.address}.{id(self)}@client.test>"
+        for name, value in headers.items():
+            message[name.replace("_", "-")] = value
+        message.set_content(text)
+        return message
+
+    def send(self, message: EmailMessage, sender: str | None = None) -> EmailMessage:
+        with smtplib.SMTP("127.0.0.1", self.server_port, timeout=30) as smtp:
+            smtp.send_message(message, from_addr=sender if sender is not None else self.address,
+                              to_addrs=[str(message["To"]).split("<")[-1].strip(">")])
+        return message
