@@ -31,10 +31,7 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
         game = create_game(engine, options, players, creator=None, accepted=True)
         table = Table.load(game.id)
         table.start()
-        notify.after_moves(config, table, None, None, frozenset(), notes=[
-            f"Game #{game.id} has started: {engine.title} ({', '.join(table.names)}). "
-            f"The dealer's commitment (SHA-256 of the secret seed, revealed at the end): "
-            f"{game.commitment}"])
+        notify.after_moves(config, table, {}, frozenset(), announce=[notify.started_note(table)])
     return game.id
 
 

@@ -76,20 +76,79 @@ def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -
     table = Table.load(game_id)
     table.seats[seat].player = speaker.player
     waiting_before = table.to_act
-    report, notes = notify.Report(), []
+    reports = {seat: run_lines(speaker, table, seat, lines)}
+    if not lines:
+        reports[seat].failed.append(("(nothing)", "No command was found in your mail. Write "
+                                     "your move on the first line of the reply; `help` "
+                                     "lists the commands."))
+    resume_held(speaker.config, table, reports)
+    notify.after_moves(speaker.config, table, reports, waiting_before,
+                       in_reply_to=speaker.message_id)
+
+
+def run_lines(speaker: Speaker, table: Table, seat: int, lines: list[str]) -> notify.Report:
+    """Run lines in order until one fails. A move that must wait because the player's own
+    move has just opened a window for the others (Gem Forge reactions) is held, with the
+    lines after it, and runs when the game comes back to them (RULINGS G41)."""
+    report = notify.Report()
     for index, line in enumerate(lines):
         try:
-            notes += run_game_line(speaker, table, seat, line) or []
+            report.notes += run_game_line(speaker, table, seat, line) or []
             report.applied.append(line)
         except (Refused, MoveError, OptionError) as error:
-            report.failed.append((line, str(error)))
-            report.skipped = lines[index + 1:]
-            break
-    if not lines:
-        report.failed.append(("(nothing)", "No command was found in your mail. Write your "
-                              "move on the first line of the reply; `help` lists commands."))
-    notify.after_moves(speaker.config, table, seat, report, waiting_before,
-                       in_reply_to=speaker.message_id, notes=notes)
+            if _waits_for_others_after(table, seat) and _is_move(line):
+                Request.create(kind="held", player=speaker.player, game=table.game,
+                               ply=table.game.plies, lines=lines[index:])
+                report.held = lines[index:]
+            else:
+                report.failed.append((line, str(error)))
+                report.skipped = lines[index + 1:]
+            return report
+    _finish_mail(table, seat, report)
+    return report
+
+
+def _waits_for_others_after(table: Table, seat: int) -> bool:
+    waiting = table.to_act
+    return (table.engine.holds_commands and bool(waiting) and seat not in waiting
+            and any(h.seat == seat for h in table.happenings))
+
+
+def _is_move(line: str) -> bool:
+    word = line.partition(" ")[0].lower()
+    return word == "move" or (word not in GAME_COMMANDS and word not in GLOBAL_WORDS)
+
+
+def _finish_mail(table: Table, seat: int, report: notify.Report) -> None:
+    """What the game does by itself when a player's commands are used up (G41's END)."""
+    if table.game.status != "running":
+        return
+    decision = table.engine.mail_done(table.state, seat)
+    if decision is not None:
+        text = table.engine.notation(table.state, seat, decision)
+        table.play(seat, text, source="mail done")
+        report.applied.append(f"{text} (your mail had no more commands)")
+
+
+def resume_held(config: Config, table: Table, reports: dict[int, notify.Report]) -> None:
+    """Run held commands of players the game waits for again, unless they have since
+    seen something happen (a card played in the window): then they decide anew."""
+    for _ in range(len(table.seats) * 4):  # each pass may free another player's commands
+        ready = [(r, table.seat_of(r.player.email)) for r in Request.select(Request, Player)
+                 .join(Player).where((Request.game == table.game) & (Request.kind == "held")
+                                     & Request.open)]
+        ready = [(r, s) for r, s in ready if s in table.to_act]
+        if not ready:
+            return
+        for request, seat in ready:
+            request.open = False
+            request.save()
+            report = reports.setdefault(seat, notify.Report())
+            if _interrupted(table, seat, request.ply):
+                report.dropped = request.lines
+                continue
+            more = run_lines(Speaker(config, request.player), table, seat, request.lines)
+            report.extend(more)
 
 
 def run_game_line(speaker: Speaker, table: Table, seat: int, line: str) -> list[str] | None:
@@ -124,14 +183,35 @@ def play_move(speaker: Speaker, table: Table, seat: int, text: str) -> None:
 
 def _stale(speaker: Speaker, table: Table, seat: int) -> bool:
     """Whether someone else has made a move this player could see since the mail they
-    answered. Secret choices of others do not count: they did not change what the player
-    was shown, and simultaneous choices may arrive in any order."""
-    if speaker.replied_ply is None or speaker.replied_ply >= table.game.plies:
+    answered."""
+    if speaker.replied_ply is None:
+        return False
+    return _seen_since(table, seat, speaker.replied_ply)
+
+
+def _seen_since(table: Table, seat: int, ply: int) -> bool:
+    """Whether another player made a move `seat` could see after `ply`. Secret choices
+    of others do not count: they changed nothing the player was shown, and simultaneous
+    choices may arrive in any order."""
+    if ply >= table.game.plies:
         return False
     since = Move.select(Move.visible).where(
-        (Move.game == table.game) & (Move.ply > speaker.replied_ply)
-        & Move.seat.not_in([seat, CHANCE]))
+        (Move.game == table.game) & (Move.ply > ply) & Move.seat.not_in([seat, CHANCE]))
     return any(move.visible.get(str(seat)) for move in since)
+
+
+def _interrupted(table: Table, seat: int, ply: int) -> bool:
+    """Whether a move by another player since `ply` stops `seat`'s held commands."""
+    engine, game = table.engine, table.game
+    moves = list(Move.select().where((Move.game == game) & (Move.ply >= ply))
+                 .order_by(Move.ply))
+    for before, move in zip(moves, moves[1:]):
+        if move.seat in (seat, CHANCE):
+            continue
+        state = engine.from_json(before.state)
+        if engine.interrupts(state, move.seat, engine.parse(state, move.seat, move.text), seat):
+            return True
+    return False
 
 
 def board(speaker, table, seat, rest):
@@ -215,8 +295,7 @@ def accept(speaker, table, seat, rest):
     speaker.player.save()
     if all(s.answer == "accepted" for s in table.seats):
         table.start()
-        return [f"Everyone has accepted: game #{table.game.id} has started. The dealer's "
-                f"commitment (SHA-256 of the secret seed): {table.game.commitment}"]
+        return [notify.started_note(table)]
     return ["You accepted. The game starts when everyone has."]
 
 

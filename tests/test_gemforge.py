@@ -221,6 +221,16 @@ def test_g16_a_single_light_blue_tile_scores_its_points_only():
     assert state.points[P1] == 2
 
 
+def test_g41_a_mail_used_up_after_two_actions_ends_the_turn_though_a_set_could_be_cashed():
+    ready = """
+        P1: G / / 0 / T18=RR T19 T01
+        P2: Y / / 0 / T02 T23 T35
+    """ + MARKET
+    assert GF.mail_done(position(ready + "\nactive P1 2"), P1) == ("end",)
+    assert GF.mail_done(position(ready + "\nactive P1 1"), P1) is None
+    assert GF.mail_done(position(ready + "\nactive P1 2"), 1) is None
+
+
 def test_g14_cashing_is_only_on_ones_own_turn_and_is_not_an_action():
     state = position("""
         P1: G / / 0 / T22 T19 T01

@@ -106,6 +106,9 @@ class Engine:
     max_players: int = 2
     options: tuple[Option, ...] = ()
     dealt = False  # whether the game has chance moves, so its records carry a seed
+    #: Whether a mail's later commands wait while the others answer a window that the
+    #: player's own move opened, instead of failing (Gem Forge's reactions, RULINGS G41).
+    holds_commands = False
 
     # -- options -----------------------------------------------------------------------
 
@@ -203,6 +206,20 @@ class Engine:
         reaction window's pass, so a missing answer counts as that decision.
         """
         return None
+
+    def mail_done(self, state: State, seat: int) -> Decision | None:
+        """The decision the server plays for `seat` when their mail has no commands left.
+
+        Most games wait for an explicit decision (None). Gem Forge ends a turn by itself
+        once both actions are done and nothing must still be cashed (RULINGS G41).
+        """
+        return None
+
+    def interrupts(self, state: State, actor: int, decision: Decision, waiting: int) -> bool:
+        """Whether `actor`'s decision stops the commands `waiting` left held (see
+        `holds_commands`): by default, anything `waiting` can see. Gem Forge: a card
+        played in the window (RULINGS G41), although window answers are not shown."""
+        return self.visible_notation(state, actor, decision, waiting) is not None
 
     def prompt(self, state: State, seat: int) -> str:
         """One or two lines telling `seat` what to decide now, with examples to type.

@@ -82,6 +82,7 @@ class GemForge(Engine):
     title = "Gem Forge"
     min_players, max_players = 2, 4
     dealt = True
+    holds_commands = True  # G41: a mail's commands pause at each reaction window
 
     def start(self, options: dict[str, str], players: int = 2,
               seed: str | None = None) -> GemState:
@@ -500,6 +501,18 @@ class GemForge(Engine):
             return ("draw",)
         brown = [c for c in cash_options(state, seat) if not tiles()[c[0]].light]
         return ("cash", brown[0]) if brown else ("end",)
+
+    def interrupts(self, state: GemState, actor: int, decision: tuple, waiting: int) -> bool:
+        """G41: a card played in the window stops the active player's held commands."""
+        return decision[0] == "play"
+
+    def mail_done(self, state: GemState, seat: int) -> tuple | None:
+        """G41: the turn ends after the second action once the mail has no commands left
+        and no brown tile is waiting (then `end` is legal; light-blue tiles may wait)."""
+        if (seat in self.to_act(state) and not state.pending and not state.dealt
+                and seat == state.active and ("end",) in self._turn(state, seat)):
+            return ("end",)
+        return None
 
     def random_decision(self, state: GemState, seat: int, rng: random.Random) -> tuple:
         """Random but lively: standing answers now and then, cashing and reacting often,

@@ -23,18 +23,34 @@ from pbem.play import Table
 
 @dataclass
 class Report:
-    """The fate of each command line of a player's mail, in order."""
+    """The fate of each command line of a player's mail, in order, and notes for them."""
     applied: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)  # waiting for the others to answer
+    dropped: list[str] = field(default_factory=list)  # held, then overtaken by events
+    notes: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.applied or self.failed or self.skipped)
+        return bool(self.applied or self.failed or self.skipped or self.held or self.dropped)
+
+    def extend(self, other: "Report") -> None:
+        for name in ("applied", "failed", "skipped", "held", "dropped", "notes"):
+            getattr(self, name).extend(getattr(other, name))
 
 
 def subject(table: Table) -> str:
     """The same for every mail of a game, so clients keep one thread."""
     return f"[pbem] {table.engine.title} #{table.game.id}: {' vs '.join(table.names)}"
+
+
+def started_note(table: Table) -> str:
+    """What everyone is told when a game starts (the dealer's commitment, if it deals)."""
+    note = f"Game #{table.game.id} has started: {table.engine.title} ({', '.join(table.names)})."
+    if table.engine.dealt:
+        note += (f" The dealer's commitment (the SHA-256 of the secret seed, revealed at "
+                 f"the end): {table.game.commitment}")
+    return note
 
 
 def news(table: Table, viewer: int) -> list[str]:
@@ -100,22 +116,24 @@ def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
     queue(message, table.seats[seat].player.email, table.game)
 
 
-def after_moves(config: Config, table: Table, actor: int | None, report: Report | None,
+def after_moves(config: Config, table: Table, reports: dict[int, Report],
                 waiting_before: frozenset[int], in_reply_to: str | None = None,
-                notes: list[str] | tuple = ()) -> None:
-    """Mail every seat that should hear of this transaction's plies (and the actor's reply)."""
+                announce: list[str] | tuple = ()) -> None:
+    """Mail every seat that should hear of this transaction: each player whose commands
+    ran gets their report; the others hear of what they can see, of a turn that is now
+    theirs, and of a game that started or ended."""
     status_changed = table.game.status != table.status_before  # started, ended
+    broadcast = list(announce) + [note for report in reports.values() for note in report.notes]
     for seat in table.seats:
         number = seat.number
-        if number == actor:
-            send_game_mail(config, table, number, report=report, notes=notes,
+        if number in reports:
+            report = reports[number]
+            send_game_mail(config, table, number, report=report or None, notes=report.notes,
                            in_reply_to=in_reply_to)
-            continue
-        newly_waited_for = number in table.to_act and number not in waiting_before
-        sees_something = any(h.seen_by(number) for h in table.happenings)
-        if status_changed:
-            send_game_mail(config, table, number, notes=notes)
-        elif newly_waited_for or (sees_something and not seat.quiet):
+        elif status_changed:
+            send_game_mail(config, table, number, notes=broadcast)
+        elif ((number in table.to_act and number not in waiting_before)
+              or (any(h.seen_by(number) for h in table.happenings) and not seat.quiet)):
             send_game_mail(config, table, number)
 
 

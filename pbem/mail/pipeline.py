@@ -101,10 +101,9 @@ def drop_duplicate(intake: Intake) -> bool:
 
     Two copies may arrive at once: the check runs under the transaction's lock (SQLite
     takes it at BEGIN; PostgreSQL locks the row here), so the second copy waits and then
-    sees the first one's outcome. A copy we have just stored on SQLite needs no look.
+    sees the first one's outcome. Even a copy this delivery stored must look: the other
+    copy, which found the row, may have taken the lock first and run it already.
     """
-    if intake.fresh and not is_postgres():
-        return False
     query = Inbound.select().where(Inbound.id == intake.row.id)
     row = (query.for_update() if is_postgres() else query).get()
     if row.outcome != "received" and not row.outcome.startswith("failed"):

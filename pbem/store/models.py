@@ -116,13 +116,14 @@ class Outbox(BaseModel):
 
 
 class Request(BaseModel):
-    """Something waiting for a reply: a sender's confirmation, or an undo proposal."""
-    kind = CharField()  # confirm, undo
+    """Something waiting: a sender's confirmation, an undo proposal, held commands."""
+    kind = CharField()  # confirm, undo, held
     player = ForeignKeyField(Player, backref="requests")
     game = ForeignKeyField(Game, null=True, backref="requests", on_delete="CASCADE")
     inbound = ForeignKeyField(Inbound, null=True)  # confirm: the mail to run once confirmed
     ply = IntegerField(default=0)  # undo: the ply to take back
     agreed = JSONField(default=list)  # undo: seats that agreed
+    lines = JSONField(default=list)  # held: a player's commands waiting for a window
     open = BooleanField(default=True, index=True)
     created = DateTimeField(default=utcnow)
 
