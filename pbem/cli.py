@@ -51,12 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="the position as JSON")
     show.set_defaults(run=_record_show)
 
-    play = commands.add_parser("selfplay", help="print the record of a seeded random game")
-    play.add_argument("game", metavar="GAME", help=f"one of: {', '.join(ENGINES)}")
+    play = _game_parser(commands, "selfplay", "print the record of a seeded random game")
     play.add_argument("--players", type=int, help="number of players")
     play.add_argument("--seed", default="1", help="the same seed gives the same game")
-    play.add_argument("--option", action="append", default=[], metavar="K=V",
-                      help="a game option, e.g. board=16 or setup=open")
     play.set_defaults(run=_selfplay)
 
     games = commands.add_parser("games", help="list the games and their options")
@@ -65,12 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the server: web, mail in, scheduler")
     serve.set_defaults(run=_serve)
 
-    new = commands.add_parser("new", help="start a game at once and mail its players")
-    new.add_argument("game", metavar="GAME", help=f"one of: {', '.join(ENGINES)}")
+    new = _game_parser(commands, "new", "start a game at once and mail its players")
     new.add_argument("--player", action="append", default=[], metavar="EMAIL",
                      help="a player's address, in seat order (Onyx: Black first)")
-    new.add_argument("--option", action="append", default=[], metavar="K=V",
-                     help="a game option, e.g. board=16")
     new.set_defaults(run=_new)
 
     ingest = commands.add_parser("ingest", help="take one mail on standard input (MTA pipe)")
@@ -78,6 +72,15 @@ def _parser() -> argparse.ArgumentParser:
 
     deliver = commands.add_parser("deliver", help="send what is due in the outbox now")
     deliver.set_defaults(run=_deliver)
+    return parser
+
+
+def _game_parser(commands, name: str, help: str) -> argparse.ArgumentParser:
+    """A command about one game: its name and its options."""
+    parser = commands.add_parser(name, help=help)
+    parser.add_argument("game", metavar="GAME", help=f"one of: {', '.join(ENGINES)}")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="a game option, e.g. board=16 or setup=open")
     return parser
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from pbem.engines.baronoxx_cards import CARDS, COLOURS
+from pbem.engines.svg import caption_text
 
 WIDTH = 72
 FILL = {"B": "#2a6fdb", "Y": "#f2c81e", "G": "#2e9e44", "R": "#d63a2f", "K": "#222222",
@@ -192,9 +193,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
                      f'font-family="sans-serif" fill="#222" font-size="{seat_h * 0.65:.1f}">'
                      f'{escape(line)}</text>')
     if caption:
-        parts.append(f'<text x="{size / 2:.1f}" y="{height + caption_h * 0.7:.1f}" '
-                     f'font-family="serif" font-size="{caption_h * 0.5:.1f}" '
-                     f'text-anchor="middle">{escape(caption)}</text>')
+        parts.append(caption_text(size, height, caption_h, caption))
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from pbem.engines.onyx import board_of
+from pbem.engines.svg import caption_text
 
 STONE_TEXT = {"black": "X", "white": "O"}
 
@@ -164,9 +165,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
                          f'M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}" stroke="#d22" '
                          f'stroke-width="2"/>')
     if caption:
-        parts.append(f'<text x="{size / 2:.1f}" y="{height + caption_height * 0.7:.1f}" '
-                     f'font-family="serif" font-size="{caption_height * 0.5:.1f}" '
-                     f'text-anchor="middle">{escape(caption)}</text>')
+        parts.append(caption_text(size, height, caption_height, caption))
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -68,7 +68,9 @@ def build(config: Config, to: tuple[str, str], subject: str, template: str, cont
     while the game is locked.
     """
     context = {**context, "config": config}
-    message = MIMEMultipart("alternative")
+    # A boundary of our own: the generator would otherwise compile a regular expression
+    # for every message to check that its random one does not occur in the text.
+    message = MIMEMultipart("alternative", boundary=f"=_pbem_{secrets.token_hex(12)}")
     for subtype in ("plain", "html"):
         text = _ENV.get_template(f"mail/{template}.{SUFFIX[subtype]}").render(context)
         # Plain ASCII needs no transfer encoding (and encoding it costs more than the

@@ -26,7 +26,7 @@ FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds: 30 s, 1 min, 2 min, … at most a
 
 def queue(message: Message, recipient: str, game: Game | None = None) -> Outbox:
     """Keep the message as it goes on the wire (CRLF line ends, as SMTP wants them)."""
-    wire = message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
+    wire = message.as_bytes(policy=email.policy.SMTP)  # folds only headers that need it
     return Outbox.create(game=game, recipient=recipient, message=wire)
 
 
