@@ -230,3 +230,24 @@ def test_a_complete_game_by_mail_ends_with_the_record_for_everyone(onyx):
     assert len(record.moves) == Game.get_by_id(game_id).plies
     RecordGame.from_record(record).check_result(record)
     assert Outbox.select().where(Outbox.sent.is_null()).count() == 0
+
+
+def test_the_unsubscribe_link_makes_a_player_quiet(onyx):
+    """List-Unsubscribe points at the player's reply address with subject=quiet: a quiet
+    player hears only when the game waits for them, or ends."""
+    game_id, alice, bob = onyx
+    unsubscribe = bob.last["List-Unsubscribe"]
+    assert unsubscribe == f"<mailto:{bob.last['Reply-To']}?subject=quiet>"
+    message = bob.compose("", to=bob.last["Reply-To"], subject="quiet")
+    bob.send(message)
+    assert "only when it waits for you" in body(bob.last)
+    alice.reply("F6")
+    bob.reply("G5")
+    count = len(bob.inbox)
+    alice.reply("say nice move")  # a person's words still reach a quiet player
+    assert "alice says: nice move" in body(bob.last)
+    alice.reply("H7")  # and a turn that is now theirs
+    assert "It is your turn" in body(bob.last) and len(bob.inbox) == count + 2
+    bob.reply("loud\nI8")
+    alice.reply("board")  # no move: nothing for bob
+    assert len(bob.inbox) == count + 3

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 from dataclasses import dataclass, field
 
 from peewee import IntegrityError, OperationalError
@@ -31,6 +32,10 @@ from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 
 log = logging.getLogger(__name__)
+
+#: Commands a mail may carry in its Subject alone, with an empty body: what a client's
+#: "unsubscribe" button sends to our List-Unsubscribe address (subject=quiet).
+SUBJECT_COMMANDS = ("quiet", "loud", "board", "games", "help")
 
 
 class TemporaryFailure(Exception):
@@ -217,6 +222,9 @@ def _confirm(intake: Intake, request: Request) -> bool:
 def extract(intake: Intake) -> bool:
     """The player's new text, without quotes and signatures: its first lines are commands."""
     intake.lines = command_lines(reply_text(intake.mail))
+    subject = re.sub(r"^((re|aw|sv|fw|fwd)\s*:\s*)+", "", intake.mail.subject, flags=re.I)
+    if not intake.lines and subject.strip().lower() in SUBJECT_COMMANDS:
+        intake.lines = [subject.strip().lower()]  # List-Unsubscribe's mailto: sends one
     return False
 
 
