@@ -243,8 +243,8 @@ def say(speaker, table, seat, rest):
     if not rest:
         raise Refused("write what to say after `say`, e.g. `say good luck!`")
     Comment.create(game=table.game, ply=table.game.plies, seat=seat, text=rest[:500])
-    notify.to_everyone(speaker.config, table, [f"{table.names[seat]} says: {rest[:500]}"],
-                       skip=seat)
+    notify.to_everyone(speaker.config, table,
+                       lambda viewer: [f"{table.names[seat]} says: {rest[:500]}"], skip=seat)
 
 
 def undo(speaker, table, seat, rest):
@@ -260,17 +260,19 @@ def undo(speaker, table, seat, rest):
                                  ply=last.ply, agreed=[])
     request.agreed = sorted(set(request.agreed) | {seat})
     request.save()
+    def move(viewer: int) -> str:  # as each player may read it: a secret stays one
+        return f"move #{last.ply} ({last.visible.get(str(viewer)) or 'a secret choice'})"
     if len(request.agreed) < len(table.seats):
-        notify.to_everyone(speaker.config, table, [
-            f"{table.names[seat]} asks to take back move #{last.ply} ({last.text}). Reply "
-            f"`undo` to agree; the next move declines."], skip=seat)
-        return [f"Undo asked; waiting for the others to agree."]
+        notify.to_everyone(speaker.config, table, lambda viewer: [
+            f"{table.names[seat]} asks to take back {move(viewer)}. Reply `undo` to agree; "
+            f"the next move declines."], skip=seat)
+        return ["Undo asked; waiting for the others to agree."]
     request.open = False
     request.save()
     table.take_back(last.ply)
-    notify.to_everyone(speaker.config, table, [f"Move #{last.ply} ({last.text}) was taken "
-                                               f"back: all players agreed."], skip=seat)
-    return [f"Move #{last.ply} ({last.text}) was taken back."]
+    notify.to_everyone(speaker.config, table, lambda viewer: [
+        f"{move(viewer).capitalize()} was taken back: all players agreed."], skip=seat)
+    return [f"{move(seat).capitalize()} was taken back."]
 
 
 def _check_undoable(table: Table, last: Move) -> None:

@@ -11,6 +11,7 @@ nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from notation.record import format_record
 from pbem.config import Config
@@ -137,11 +138,13 @@ def after_moves(config: Config, table: Table, reports: dict[int, Report],
             send_game_mail(config, table, number)
 
 
-def to_everyone(config: Config, table: Table, notes: list[str], skip: int | None = None):
-    """A game mail with `notes` (a comment, an undo request, a resignation) to all seats."""
+def to_everyone(config: Config, table: Table, notes_for: Callable[[int], list[str]],
+                skip: int | None = None) -> None:
+    """A game mail with notes (a comment, an undo request) to every seat but `skip`;
+    `notes_for(seat)` words them for each, so each reads only what they may know."""
     for seat in table.seats:
         if seat.number != skip:
-            send_game_mail(config, table, seat.number, notes=notes)
+            send_game_mail(config, table, seat.number, notes=notes_for(seat.number))
 
 
 def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],

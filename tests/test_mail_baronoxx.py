@@ -1,0 +1,34 @@
+"""6 nimmt! Baron Oxx by mail: a secret choice stays secret in every mail about it."""
+
+from mailtest import body
+from pbem.admin import start_game
+from pbem.engines import ENGINES
+from pbem.mail.outbox import deliver_due
+from pbem.play import Table
+from pbem.store import Move
+
+OXX = ENGINES["baronoxx"]
+
+
+def test_asking_to_take_back_a_secret_choice_does_not_tell_the_others_the_card(
+        mail_server, players):
+    ann, ben, cat = players("ann", "ben", "cat")
+    game_id = start_game(mail_server, OXX, {}, [ann.address, ben.address, cat.address])
+    deliver_due(mail_server)
+    hand = Table.load(game_id).state.hands[0]
+    card = min(hand)
+    ann.reply(f"play {card}", quote=False)
+    ann.reply("undo", quote=False)
+    last = Move.select().where(Move.game == game_id).order_by(Move.ply.desc()).first()
+    assert last.text.startswith(f"play {card}")
+    for other in (ben, cat):
+        asked = body(other.last)
+        assert "ann asks to take back move #" in asked and "(a secret choice)" in asked
+        assert f"play {card}" not in asked
+    assert "Undo asked; waiting for the others to agree." in body(ann.last)
+    ben.reply("undo", quote=False)
+    cat.reply("undo", quote=False)
+    assert Move.select().where(Move.game == game_id).count() == last.ply - 1
+    assert f"Move #{last.ply} (a secret choice) was taken back" in body(ben.last)
+    assert f"Move #{last.ply} (a secret choice) was taken back." in body(cat.last)
+    assert f"Move #{last.ply} (play {card}" in body(ann.last)  # her own card, to her only
