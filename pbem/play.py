@@ -42,6 +42,7 @@ class Table:
         self.game, self.engine, self.state, self.seats = game, engine, state, seats
         self.happenings: list[Happening] = []
         self.status_before = game.status  # a start or an end is news for everyone
+        self.mailed: set[int] = set()  # seats already sent the position in this transaction
 
     @classmethod
     def load(cls, game_id: int) -> "Table":

@@ -115,6 +115,7 @@ def game_mail(config: Config, table: Table, seat: int, report: Report | None = N
 def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
     message = game_mail(config, table, seat, **kwargs)
     queue(message, table.seats[seat].player.email, table.game)
+    table.mailed.add(seat)
 
 
 def after_moves(config: Config, table: Table, reports: dict[int, Report],
@@ -133,6 +134,8 @@ def after_moves(config: Config, table: Table, reports: dict[int, Report],
                            in_reply_to=in_reply_to)
         elif status_changed:
             send_game_mail(config, table, number, notes=broadcast)
+        elif number in table.mailed and not table.happenings:
+            continue  # already sent the position (an undo, a comment) in this transaction
         elif ((number in table.to_act and number not in waiting_before)
               or (any(h.seen_by(number) for h in table.happenings) and not seat.quiet)):
             send_game_mail(config, table, number)
