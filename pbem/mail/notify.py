@@ -101,6 +101,8 @@ def game_mail(config: Config, table: Table, seat: int, report: Report | None = N
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
         "move_number": table.next_ply, "finished": finished,
         "game": {"id": game.id, "title": engine.title},
+        "players": ", ".join(f"{n + 1} {name}{' (you)' if n == seat else ''}"
+                             for n, name in enumerate(table.names)),
         "url": f"{config.web_url}/games/{game.id}",
         "record": format_record(table.record_game().record()) if finished else "",
         "seed": game.seed if finished else "", "commitment": game.commitment,
