@@ -30,6 +30,7 @@ class Happening:
     seat: int
     text: str
     visible: dict[int | None, str | None] = field(default_factory=dict)
+    reveals: bool = False  # shows the others something, though not its text (a last choice)
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -97,9 +98,11 @@ class Table:
         waiting = self.engine.to_act(before)
         decision = self.engine.parse(before, seat, text)
         canonical = self.engine.notation(before, seat, decision)
+        reveals = self.engine.reveals(before, seat, decision)
         self.state = self.engine.apply(before, seat, decision)
         self._log(before, seat, decision, canonical, self.state,
-                  labelled=waiting != {seat} or " " in canonical, source=source)
+                  labelled=waiting != {seat} or " " in canonical, source=source,
+                  reveals=reveals)
         self._deal()
         self._save()
         return canonical
@@ -135,14 +138,14 @@ class Table:
         self.state = final
 
     def _log(self, before, seat: int, decision, text: str, after, labelled: bool,
-             source: str) -> None:
+             source: str, reveals: bool = False) -> None:
         self.game.plies += 1
         visible = {viewer: self.engine.visible_notation(before, seat, decision, viewer)
                    for viewer in [None, *range(len(self.seats))]}
         Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()})
-        self.happenings.append(Happening(self.game.plies, seat, text, visible))
+        self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)

@@ -7,6 +7,9 @@ unless `PBEM_SMTP_RELAY` names a relay.
 
 from __future__ import annotations
 
+import signal
+import threading
+
 from waitress import create_server
 
 from pbem.config import Config, host_port
@@ -39,6 +42,8 @@ def serve(config: Config, out=print) -> None:
     out(f"  database:     {config.database_url}")
     out(f"Start a game: send `new onyx with friend@example.org` to {config.address},")
     out(f"  or run `pbem new onyx --player you@example.org --player friend@example.org`.")
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop: as Ctrl-C
     try:
         web.run()
     except KeyboardInterrupt:
@@ -48,3 +53,7 @@ def serve(config: Config, out=print) -> None:
         for listener in listeners:
             listener.stop()
         scheduler.stop()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

@@ -221,6 +221,13 @@ class Engine:
         played in the window (RULINGS G41), although window answers are not shown."""
         return self.visible_notation(state, actor, decision, waiting) is not None
 
+    def shown_to_act(self, state: State, viewer: int | None) -> frozenset[int] | None:
+        """The seats `viewer` may be told the game waits for; None: that it waits for
+        answers, not whose. Usually everyone may know whose turn it is (`to_act`); in
+        Gem Forge's reaction windows whom the game asks follows secret standing
+        answers, so it stays unsaid (RULINGS G39)."""
+        return self.to_act(state)
+
     def prompt(self, state: State, seat: int) -> str:
         """One or two lines telling `seat` what to decide now, with examples to type.
 

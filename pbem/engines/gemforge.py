@@ -502,6 +502,11 @@ class GemForge(Engine):
         brown = [c for c in cash_options(state, seat) if not tiles()[c[0]].light]
         return ("cash", brown[0]) if brown else ("end",)
 
+    def shown_to_act(self, state: GemState, viewer: int | None) -> frozenset[int] | None:
+        """G39: nobody is told whom a reaction window waits for."""
+        head = state.pending[0] if state.pending else {}
+        return None if head.get("step") in ("chain", "copy") else self.to_act(state)
+
     def interrupts(self, state: GemState, actor: int, decision: tuple, waiting: int) -> bool:
         """G41: a card played in the window stops the active player's held commands."""
         return decision[0] == "play"

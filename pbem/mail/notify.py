@@ -80,10 +80,12 @@ def status(table: Table, viewer: int) -> str:
     if game.status == "inviting":
         waiting = [s.player.name for s in table.seats if s.answer is None]
         return f"Waiting for {', '.join(waiting)} to accept."
-    waiting = table.to_act
-    if viewer in waiting:
+    if viewer in table.to_act:
         return f"It is your turn (move #{table.next_ply})."
-    names = [table.names[s] for s in sorted(waiting) if s != CHANCE]
+    shown = table.engine.shown_to_act(table.state, viewer)
+    if shown is None:
+        return f"Waiting for the answers to a reaction window (move #{table.next_ply})."
+    names = [table.names[s] for s in sorted(shown) if s != CHANCE]
     return f"Waiting for {', '.join(names)} (move #{table.next_ply})."
 
 
@@ -139,7 +141,8 @@ def after_moves(config: Config, table: Table, reports: dict[int, Report],
         elif number in table.mailed and not table.happenings:
             continue  # already sent the position (an undo, a comment) in this transaction
         elif ((number in table.to_act and number not in waiting_before)
-              or (any(h.seen_by(number) for h in table.happenings) and not seat.quiet)):
+              or (any(h.seen_by(number) or h.reveals for h in table.happenings)
+                  and not seat.quiet)):
             send_game_mail(config, table, number)
 
 

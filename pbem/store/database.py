@@ -11,9 +11,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from peewee import Database, PostgresqlDatabase, SqliteDatabase
-from playhouse.db_url import connect
+from peewee import (Database, InterfaceError, OperationalError, PostgresqlDatabase,
+                    SqliteDatabase)
+from playhouse.db_url import parse
 from playhouse.migrations import Runner
+from playhouse.shortcuts import ReconnectMixin
 
 from pbem.store.models import MODELS, database
 
@@ -33,7 +35,7 @@ def open_database(url: str, migrate: bool = True) -> Database:
         path = url.split("sqlite:///", 1)[-1] if "sqlite:///" in url else ":memory:"
         db = SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, check_same_thread=False)
     elif url.startswith(("postgres://", "postgresql://")):
-        db = connect(url)  # psycopg 3 (peewee picks it when psycopg2 is absent)
+        db = ReconnectingPostgres(**parse(url))  # psycopg 3 when psycopg2 is absent
     else:
         raise ValueError(f"PBEM_DATABASE_URL must start with sqlite:/// or postgresql://, "
                          f"not {url.split(':', 1)[0]!r}")
@@ -41,6 +43,20 @@ def open_database(url: str, migrate: bool = True) -> Database:
     if migrate:
         Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
     return db
+
+
+class ReconnectingPostgres(ReconnectMixin, PostgresqlDatabase):
+    """PostgreSQL only (a SQLite file has no connection to lose): each thread keeps its
+    connection, so without this one server restart would break `pbem serve` until it is
+    restarted too. A dropped connection is opened again at the next statement outside a
+    transaction (a BEGIN counts); a transaction cut off fails, and its mail is retried."""
+    reconnect_errors = (
+        (OperationalError, "terminating connection"),  # the server is stopping
+        (OperationalError, "the connection is closed"),  # psycopg 3, after that
+        (OperationalError, "server closed the connection"),
+        (OperationalError, "connection is lost"),
+        (InterfaceError, "connection already closed"),
+    )
 
 
 @contextmanager
