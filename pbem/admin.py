@@ -16,8 +16,9 @@ from pbem.store import transaction
 
 
 def start_game(config: Config, engine: Engine, options: dict[str, str],
-               emails: list[str]) -> int:
-    """A game between these addresses in this order, started now, everyone mailed."""
+               emails: list[str], seed: str | None = None) -> int:
+    """A game between these addresses in this order, started now, everyone mailed.
+    The dealer's seed is fresh and secret unless one is given (tests replay deals)."""
     if not engine.min_players <= len(emails) <= engine.max_players:
         raise OptionError(f"{engine.title} is for {engine.min_players} to "
                           f"{engine.max_players} players, not {len(emails)}.")
@@ -28,7 +29,7 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
         for player in players:  # the administrator vouches for these addresses
             player.confirmed = True
             player.save()
-        game = create_game(engine, options, players, creator=None, accepted=True)
+        game = create_game(engine, options, players, creator=None, accepted=True, seed=seed)
         table = Table.load(game.id)
         table.start()
         notify.after_moves(config, table, {}, frozenset(), announce=[notify.started_note(table)])

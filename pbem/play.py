@@ -181,13 +181,13 @@ class Table:
 
 
 def create_game(engine: Engine, options: dict[str, str], players: list[Player],
-                creator: Player | None, accepted: bool) -> Game:
+                creator: Player | None, accepted: bool, seed: str | None = None) -> Game:
     """A new game row with its seats in the order given, and a fresh secret seed.
 
     With `accepted`, every seat has accepted (the administrator's `pbem new`); otherwise
     only the creator's, and the others are invited.
     """
-    seed = secrets.token_hex(16)
+    seed = seed or secrets.token_hex(16)
     game = Game.create(engine=engine.id, options=engine.resolve_options(options), seed=seed,
                        commitment=seed_commitment(seed), creator=creator)
     for number, player in enumerate(players):

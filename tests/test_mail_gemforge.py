@@ -20,7 +20,8 @@ GEMFORGE = ENGINES["gemforge"]
 def forge(mail_server, players):
     """A two-player game past the secret tile choice: ann is to take her turn."""
     ann, ben = players("ann", "ben")
-    game_id = start_game(mail_server, GEMFORGE, {}, [ann.address, ben.address])
+    game_id = start_game(mail_server, GEMFORGE, {}, [ann.address, ben.address],
+                         seed="forge")
     deliver_due(mail_server)
     for person, seat in ((ann, 0), (ben, 1)):
         table = Table.load(game_id)

@@ -29,7 +29,8 @@ OUR_ID = re.compile(r"<pbem\.(\d+)\.(\d+)\.(\d+)\.")
 
 def start(mail_server, players, engine_id, count):
     people = players(*NAMES[:count])
-    game_id = start_game(mail_server, ENGINES[engine_id], {}, [p.address for p in people])
+    game_id = start_game(mail_server, ENGINES[engine_id], {}, [p.address for p in people],
+                         seed=f"secrecy/{engine_id}/{count}")
     deliver_due(mail_server)
     return game_id, people
 
