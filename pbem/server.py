@@ -41,7 +41,7 @@ def serve(config: Config, out=print) -> None:
     out(f"  mail out:     {'relay ' + config.smtp_relay if config.smtp_relay else 'the maildir ' + config.maildir + '/ (no PBEM_SMTP_RELAY set)'}")
     out(f"  database:     {config.database_url}")
     out(f"Start a game: send `new onyx with friend@example.org` to {config.address},")
-    out(f"  or run `pbem new onyx --player you@example.org --player friend@example.org`.")
+    out("  or run `pbem new onyx --player you@example.org --player friend@example.org`.")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop: as Ctrl-C
     try:

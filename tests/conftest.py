@@ -80,3 +80,15 @@ def players(mail_server, sink):
     def make(*names):
         return [Player(f"{name}@example.org", sink, port, mail_server.domain) for name in names]
     return make
+
+
+@pytest.fixture
+def onyx(mail_server, players):
+    """A running Onyx game between alice (Black) and bob (White), both mailed."""
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.mail.outbox import deliver_due
+    alice, bob = players("alice", "bob")
+    game_id = start_game(mail_server, ENGINES["onyx"], {}, [alice.address, bob.address])
+    deliver_due(mail_server)
+    return game_id, alice, bob

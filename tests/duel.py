@@ -12,7 +12,6 @@ ties share.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, replace
 
 from pbem.engines.base import CHANCE, Engine, IllegalMove, InvalidMove, Outcome

@@ -6,24 +6,10 @@ their inbox. Moves and commands are literal text as a player would type them.
 
 import re
 
-import pytest
-
 from mailtest import body, html
 from notation.record import parse_record
-from pbem.admin import start_game
-from pbem.engines import ENGINES
 from pbem.engines.game import Game as RecordGame
 from pbem.store import Game, Inbound, Move, Outbox
-
-
-@pytest.fixture
-def onyx(mail_server, players):
-    """A running Onyx game between alice (Black) and bob (White), both mailed."""
-    alice, bob = players("alice", "bob")
-    game_id = start_game(mail_server, ENGINES["onyx"], {}, [alice.address, bob.address])
-    from pbem.mail.outbox import deliver_due
-    deliver_due(mail_server)
-    return game_id, alice, bob
 
 
 def moves_of(game_id):

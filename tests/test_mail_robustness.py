@@ -32,15 +32,6 @@ from pbem.store import Game, Inbound, Move, Outbox, Seat
 from pbem.store.models import utcnow
 
 @pytest.fixture
-def onyx(mail_server, players):
-    """A running Onyx game between alice (Black) and bob (White), both mailed."""
-    alice, bob = players("alice", "bob")
-    game_id = start_game(mail_server, ENGINES["onyx"], {}, [alice.address, bob.address])
-    deliver_due(mail_server)
-    return game_id, alice, bob
-
-
-@pytest.fixture
 def server_with(mail_server, sink):
     """A second listener of the same server with some settings changed:
     `config, person = server_with(rate_limit=3)`; `person('alice')` writes to it."""

@@ -13,8 +13,6 @@ import random
 import re
 import threading
 
-import pytest
-
 from mailtest import body
 from pbem.admin import start_game
 from pbem.engines import ENGINES

@@ -307,7 +307,7 @@ def test_x20_with_five_players_the_first_empty_pile_leaves_the_circle():
 
 def _final(hoards, collections_text, players=3, advanced=""):
     """A position one Hoard effect from the end: P1 hoards the last card of pile E."""
-    lines = [f"piles: A=[O] B=[O] C=[O] D=[O] E=[S]", f"step: take {advanced}"]
+    lines = ["piles: A=[O] B=[O] C=[O] D=[O] E=[S]", f"step: take {advanced}"]
     for seat in range(players):
         lines.append(f"P{seat + 1}: {collections_text[seat]} hoard={hoards[seat]}")
     return play(position("\n".join(lines)), "take S", "place E -> new", "hoard A")

@@ -133,7 +133,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
              f'{height + caption_height:.1f}" role="img" '
              f'aria-label="{escape(_description(view))}">',
              f"<title>{escape(_description(view))}</title>",
-             f'<rect width="100%" height="100%" fill="#f3e6c4"/>']
+             '<rect width="100%" height="100%" fill="#f3e6c4"/>']
     for mid, corners in enumerate(board.mid_corners, start=board.corners):
         ll, lr, ul, ur = corners
         corner_path = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(at, (ll, lr, ur, ul)))
