@@ -176,6 +176,9 @@ def _games(args) -> int:
 
 EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again
 
+# The server commands import the server (peewee, aiosmtpd, Flask) only when run, so the
+# record tools start quickly and work without a database.
+
 
 def _server_config():
     from pbem.config import Config

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from notation.record import format_record
 from pbem.config import Config
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import CHANCE, MoveError, OptionError
@@ -220,7 +221,6 @@ def board(speaker, table, seat, rest):
 
 def history(speaker, table, seat, rest):
     if table.game.status == "finished":
-        from notation.record import format_record
         return ["The record so far:\n\n" + format_record(table.record_game().record())]
     key = str(seat)
     moves = Move.select(Move.ply, Move.seat, Move.visible).where(Move.game == table.game

@@ -6,7 +6,6 @@ real thing on loopback: the server's SMTP listener taking mail, and an SMTP sink
 standing in for the relay that the outbox delivers to.
 """
 
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -15,11 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from databases import DATABASES, POSTGRES  # noqa: E402
 from mailtest import Player, Sink, free_port  # noqa: E402
-
-POSTGRES = os.environ.get("PBEM_TEST_DATABASE_URL", "")
-DATABASES = ["sqlite"] + (["postgresql"] * bool(POSTGRES))
-
 
 @pytest.fixture(params=DATABASES)
 def store(request, tmp_path):

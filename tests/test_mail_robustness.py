@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from databases import only_on
 from mailtest import Player, body, free_port
 from pbem import cli
 from pbem.admin import start_game
@@ -293,11 +294,10 @@ def test_ingest_plays_a_mail_from_stdin_and_the_answer_goes_to_the_maildir(
     assert Outbox.select().where(Outbox.sent.is_null()).count() == 0
 
 
+@only_on("sqlite")  # a lock on the database file
 def test_ingest_asks_the_mta_to_retry_while_the_database_is_locked(
         config, monkeypatch, capsys, tmp_path):
     from pbem.store.database import SQLITE_PRAGMAS
-    if not config.database_url.startswith("sqlite:"):
-        pytest.skip("a SQLite file lock")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(SQLITE_PRAGMAS, "busy_timeout", 200)  # ms, not 10 s
     game_id = start_game(config, ENGINES["onyx"], {}, ["alice@example.org", "bob@example.org"])

@@ -46,7 +46,7 @@ def test_nobody_sees_the_order_below_the_tops_not_in_the_view_nor_the_diagrams(v
         assert ENGINE.view(other, viewer) == view
         assert ENGINE.text_diagram(ENGINE.view(other, viewer)) == text
         assert ENGINE.svg_diagram(ENGINE.view(other, viewer)) == svg
-    assert True in changed, "determinize never redealt the cards below the tops"
+    assert any(changed), "determinize never redealt the cards below the tops"
 
 
 def test_others_read_the_deal_as_its_face_up_cards_only():

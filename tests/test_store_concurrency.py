@@ -88,15 +88,21 @@ def test_the_same_mail_arriving_twice_at_once_is_played_once(config, sink):
 def test_a_copy_stored_by_one_delivery_and_run_first_by_the_other_runs_once(
         config, sink, monkeypatch):
     """The delivery that stored the mail comes second to the lock: it must still look."""
-    stored = threading.Barrier(2)
-    record = pipeline.record
+    stored, storers = threading.Barrier(2), set()
+    record, create = pipeline.record, Inbound.create
+
+    def create_and_note(**fields):  # which thread's copy was the one stored
+        row = create(**fields)
+        storers.add(threading.get_ident())
+        return row
 
     def record_then_wait(intake):
         record(intake)
         stored.wait(timeout=30)  # both copies have stored or found the row
-        if intake.fresh:
+        if threading.get_ident() in storers:
             time.sleep(0.3)  # the copy that found the row goes first
 
+    monkeypatch.setattr(Inbound, "create", create_and_note)
     monkeypatch.setattr(pipeline, "record", record_then_wait)
     game_id = start_game(config, ENGINES["onyx"], {}, PLAYERS)
     raw = move_mail(config, game_id, 0, "F6", "<twice@example.org>")

@@ -7,8 +7,8 @@ connection to lose, so these tests run on PostgreSQL only (PBEM_TEST_DATABASE_UR
 from email.message import EmailMessage
 
 import psycopg
-import pytest
 
+from databases import only_on
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.mail.pipeline import receive
@@ -26,9 +26,8 @@ def drop_connection(url: str) -> None:
         other.execute("SELECT pg_terminate_backend(%s)", (pid,))
 
 
+@only_on("postgresql")
 def test_mail_after_the_server_dropped_the_connection_is_played(config):
-    if not config.database_url.startswith("postgresql"):
-        pytest.skip("a PostgreSQL connection")
     game_id = start_game(config, ENGINES["onyx"], {}, PLAYERS)
     message = EmailMessage()
     message["From"] = PLAYERS[0]

@@ -52,7 +52,6 @@ class Intake:
     player: Player | None = None
     lines: list[str] = field(default_factory=list)
     outcome: str = ""
-    fresh: bool = False  # stored by this delivery, not seen before
 
     def stop(self, outcome: str) -> bool:
         self.outcome = outcome
@@ -96,7 +95,6 @@ def record(intake: Intake) -> None:
         with transaction():
             intake.row = Inbound.create(message_id=mail.message_id[:255], sender=mail.sender,
                                         raw=mail.raw)
-            intake.fresh = True
     except IntegrityError:
         intake.row = Inbound.get(Inbound.message_id == mail.message_id[:255])
 
