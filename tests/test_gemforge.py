@@ -6,7 +6,7 @@ import pytest
 
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, IllegalMove
-from pbem.engines.gemforge_rules import DECK, PREFS, SETUP, WINDOWS, GemState, tiles
+from pbem.engines.gemforge_state import DECK, PREFS, SETUP, WINDOWS, GemState, tiles
 from pbem.engines.game import Game
 
 GF = get_engine("gemforge")

@@ -17,12 +17,14 @@ from itertools import combinations
 
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
                                Outcome)
-from pbem.engines.gemforge_rules import (
+from pbem.engines.gemforge_rules import (advance, answer_window, card_options, card_words, cash,
+                                         chance_need, copy_step, next_turn, play_card,
+                                         reveal_tiles)
+from pbem.engines.gemforge_state import (
     CARD_NAMES, CART, COLOURS, DEALT_TILES, DECK, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
-    PREFS, SETUP, WINDOWS, advance, answer_window, brown_waiting, card_options, card_words,
-    cash, cash_options, chance_need, change, clockwise, copy_step, empty_ornament,
-    GemState, next_turn, play_card, pop, push, put, remove_cards, reveal_tiles, say,
-    seat_name, set_gem, set_options, shuffled, tiles, without)
+    PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
+    GemState, pop, push, put, remove_cards, say, seat_name, set_gem, set_options, shuffled,
+    tiles, without)
 
 # -- reading move texts ----------------------------------------------------------------
 

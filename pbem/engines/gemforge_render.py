@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from pbem.engines.gemforge_rules import seat_name
+from pbem.engines.gemforge_state import seat_name
 
 GEM_FILL = {"R": "#d33", "G": "#2a2", "Y": "#eb0", "L": "#7cd"}
 BACKGROUND = {"brown": "#b08860", "light blue": "#bfe3f2"}
