@@ -17,12 +17,13 @@ import textwrap
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from notation.baronoxx import NO_PREF
 from notation.record import format_record, parse_record
 from pbem.cli import main
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, IllegalMove, InvalidMove, MoveError
-from pbem.engines.baronoxx import CARDS_EACH, CHOOSE, NO_PREF, OxxState
 from pbem.engines.baronoxx_cards import CARDS, read_cards
+from pbem.engines.baronoxx_state import CARDS_EACH, CHOOSE, OxxState
 from pbem.engines.game import Game, selfplay
 
 OXX = get_engine("baronoxx")

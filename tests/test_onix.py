@@ -7,7 +7,8 @@ import pytest
 from notation.onix import read_decision
 from pbem.engines.base import CHANCE, AmbiguousMove, IllegalMove, InvalidMove
 from pbem.engines.game import Game
-from pbem.engines.onix import (Onix, card_list, chains, draw_deck, pile_sizes, symbols)
+from pbem.engines.onix import Onix
+from pbem.engines.onix_state import card_list, chains, draw_deck, pile_sizes, symbols
 
 from onix_position import ENGINE, collections, play, position, tops
 

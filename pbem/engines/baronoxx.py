@@ -12,148 +12,27 @@ shuffled deck and taking random cards from all the unseen ones (decks and set-as
 together) are the same lottery, and so a physical game can be transcribed as it is
 played. Cards that Variant 2 puts under a deck are public and drawn last (N6, N20); at a
 Variant 2 end the dealer shows the unseen cards still in decks (`left #2 ...`, N23).
+
+This module holds the engine: whom the game waits for, reading decisions, the rules,
+views. The state and its helpers are in pbem.engines.baronoxx_state, what the engine says
+to players (refusals, prompts) in pbem.engines.baronoxx_messages, the card table in
+pbem.engines.baronoxx_cards, the diagrams in pbem.engines.baronoxx_render.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
-from itertools import permutations
+from dataclasses import fields, replace
 
-from notation.baronoxx import (NO_PREF, PICKS, ROWS, NotationError, Pref, decision_text,
-                               pref_text, read_decision)
+from notation.baronoxx import (NO_PREF, ROWS, NotationError, decision_text, pref_text,
+                               read_decision)
 from pbem.engines.base import CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome
-from pbem.engines.baronoxx_cards import CARDS, MASK, legal_rows, penalty, takes_row
-
-CARDS_EACH = {2: 24, 3: 20, 4: 16, 5: 16, 6: 16, 7: 12, 8: 12, 9: 8, 10: 8}
-HAND = 4
-DEAL, CHOOSE, PLACE, REVEAL, OVER = "deal", "choose", "place", "reveal", "over"
-
-
-# -- preferences: every ordered list of distinct rows, so legal() can count them ----------
-
-ROW_LISTS = tuple(p for k in range(ROWS + 1) for p in permutations(range(ROWS), k))
-PREFS = len(ROW_LISTS) ** 2 * len(PICKS)
-
-
-def pref_at(index: int) -> Pref:
-    rows, rest = divmod(index, len(ROW_LISTS) * len(PICKS))
-    takes, pick = divmod(rest, len(PICKS))
-    return (ROW_LISTS[rows], ROW_LISTS[takes], PICKS[pick])
-
-
-def _random_pref(rng: random.Random) -> Pref:
-    """A short preference, as people write them: a row or two, a take, low or high."""
-    rows = tuple(rng.sample(range(ROWS), rng.randrange(3)))
-    takes = tuple(rng.sample(range(ROWS), rng.randrange(2)))
-    return (rows, takes, rng.choice(PICKS))
-
-
-_ROW_LIST_SET = frozenset(ROW_LISTS)
-
-
-def is_pref(pref) -> bool:
-    return (isinstance(pref, tuple) and len(pref) == 3 and pref[2] in PICKS
-            and all(isinstance(rows, tuple) and rows in _ROW_LIST_SET for rows in pref[:2]))
-
-
-class Decisions(Sequence):
-    """A seat's legal decisions, listed lazily: preferences multiply each card by
-    ~320,000 (N13), too many to build, but each can be counted, indexed and checked."""
-
-    def __init__(self, plain: tuple, cards: tuple[int, ...]):
-        self.plain, self.cards = plain, cards  # a standing preference is always legal
-
-    def __len__(self) -> int:
-        return len(self.plain) + PREFS * (len(self.cards) + 1)
-
-    def __getitem__(self, index: int):
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        index %= len(self)
-        if index < len(self.plain):
-            return self.plain[index]
-        card, pref = divmod(index - len(self.plain), PREFS)
-        if card < len(self.cards):
-            return ("play", self.cards[card], pref_at(pref))
-        return ("pref", pref_at(pref))
-
-    def __contains__(self, decision) -> bool:
-        if decision in self.plain:
-            return True
-        if not isinstance(decision, tuple) or not decision:
-            return False
-        if decision[0] == "play" and len(decision) == 3:
-            return decision[1] in self.cards and is_pref(decision[2])
-        return decision[0] == "pref" and len(decision) == 2 and is_pref(decision[1])
-
-
-# -- state ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class OxxState:
-    """One moment of a match. Rows are numbered 0–4 here and 1–5 in text (N7)."""
-
-    players: int
-    variant: str
-    games: int
-    game: int = 1
-    phase: str = DEAL
-    round: int = 0
-    rows: tuple = ()  # of tuples of cards, left to right
-    hands: tuple = ()  # per seat, sorted
-    known: tuple = ()  # per seat: hand cards everyone has seen (N6, Variant 2)
-    unknown: tuple = ()  # per seat: the cards on top of the deck that nobody has seen
-    bottoms: tuple = ()  # per seat: public cards under the deck, drawn in this order
-    unseen: tuple = ()  # sorted: every card nobody has seen (decks and the set-aside)
-    piles: tuple = ()  # Oxx piles
-    chosen: tuple = ()  # per seat: None or (card, pref), secret until the reveal
-    queue: tuple = ()  # revealed (card, seat, pref) still to place, lowest first
-    revealed: tuple = ()  # the last reveal: (card, seat), lowest first
-    events: tuple = ()  # placements since: (seat, card, row, cards taken, how)
-    standing: tuple = ()  # per seat: the standing preference (N13)
-    finished: bool = False  # Variant 2: someone placed their last card this round (N21)
-    results: tuple = ()  # the scores of each finished game of the match
-
-    @property
-    def rule1(self) -> bool:
-        return "1" not in self.variant.split("+")
-
-    @property
-    def positive(self) -> bool:
-        return "2" in self.variant.split("+")
-
-    @property
-    def asked(self) -> int | None:
-        """The seat whose revealed card waits for its decision."""
-        return self.queue[0][1] if self.phase == PLACE and self.queue else None
-
-    def deck_size(self, seat: int) -> int:
-        return self.unknown[seat] + len(self.bottoms[seat])
-
-    def waiting(self) -> tuple[int, str, list[int]]:
-        """The revealed card to place next, and its player's options (N11, N15): `row`
-        and the rows it fits, or `take` and every row when it fits none."""
-        card = self.queue[0][0]
-        fits = legal_rows(self.rows, card)
-        return card, "row" if fits else "take", fits or list(range(ROWS))
-
-
-def _new_game(state: OxxState, game: int) -> OxxState:
-    n, each = state.players, CARDS_EACH[state.players]
-    return replace(state, game=game, phase=DEAL, round=0, rows=(), hands=((),) * n,
-                   known=((),) * n, unknown=(each,) * n, bottoms=((),) * n,
-                   unseen=tuple(range(1, 111)), piles=((),) * n, chosen=(None,) * n,
-                   queue=(), revealed=(), events=(), finished=False)
-
-
-def _set(items: tuple, index: int, value) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
-def _without(cards: tuple, gone) -> tuple:
-    return tuple(c for c in cards if c not in gone)
+from pbem.engines.baronoxx_cards import MASK, penalty, takes_row
+from pbem.engines.baronoxx_messages import prompt, task_words, why_not
+from pbem.engines.baronoxx_state import (CHOOSE, DEAL, HAND, OVER, PLACE, PREFS, REVEAL,
+                                         Decisions, OxxState, new_game, pref_at, put,
+                                         random_pref, to_lists, to_tuples, without)
 
 
 def _check_games(value: str) -> str | None:
@@ -177,7 +56,7 @@ class BaronOxx(Engine):
         options = self.resolve_options(options)
         state = OxxState(players, options["variant"], int(options["games"]),
                          standing=(NO_PREF,) * players)
-        return _new_game(state, 1)
+        return new_game(state, 1)
 
     # -- whom the game waits for --------------------------------------------------------
 
@@ -240,38 +119,8 @@ class BaronOxx(Engine):
             else:
                 read = ("play", read[1], NO_PREF)
         if read not in self.legal(state, seat):
-            raise IllegalMove(self._why_not(state, seat, read))
+            raise IllegalMove(why_not(self, state, seat, read))
         return read
-
-    def _why_not(self, state: OxxState, seat: int, decision: tuple) -> str:
-        kind = decision[0]
-        if kind == "play":
-            if state.phase != CHOOSE:
-                return ("The cards of this round are revealed; you choose your next card "
-                        "when every card is placed." + self._hint(state, seat))
-            hand = " ".join(map(str, state.hands[seat]))
-            return f"You have no {decision[1]}: your hand is {hand}."
-        if seat != state.asked:
-            return "Nobody asked you where a card goes now." + self._hint(state, seat)
-        card, asked, options = state.waiting()
-        if kind == "take" and asked == "row":
-            return (f"Your {card} fits {self._rows_words(options)}, so you take no row "
-                    f"by choice (Rule 3 is for a card that fits no row).{self._hint(state, seat)}")
-        if kind == "row" and asked == "take":
-            return (f"Your {card} ({CARDS[card].face}) fits no row: Rule 3, take a row into "
-                    f"your Oxx pile with take 1 to take 5.")
-        row = state.rows[decision[1]]
-        return (f"Row {decision[1] + 1} ends with {row[-1]} ({CARDS[row[-1]].face}), which "
-                f"shares no colour with {card} ({CARDS[card].face}).{self._hint(state, seat)}")
-
-    def _hint(self, state: OxxState, seat: int) -> str:
-        return " " + self.prompt(state, seat)
-
-    @staticmethod
-    def _rows_words(rows: list[int]) -> str:
-        names = [str(r + 1) for r in rows]
-        return ("row " + names[0] if len(names) == 1
-                else "rows " + ", ".join(names[:-1]) + " and " + names[-1])
 
     def _parse_dealer(self, state: OxxState, read: tuple) -> tuple:
         if state.phase not in (DEAL, REVEAL):
@@ -279,7 +128,7 @@ class BaronOxx(Engine):
                               "the players.")
         task = self._dealer_task(state)
         if read[0] != task[0] or (task[0] != "rows" and read[1] != task[1]):
-            raise IllegalMove(f"The dealer's move now is {self._task_words(task)}.")
+            raise IllegalMove(f"The dealer's move now is {task_words(task)}.")
         cards = read[-1]
         if len(set(cards)) != len(cards):
             raise IllegalMove("A card is named twice.")
@@ -298,20 +147,12 @@ class BaronOxx(Engine):
         if len(cards) != count or seen:
             why = (f"{seen[0]} is not among the unseen cards" if seen
                    else f"it takes {count} unseen cards")
-            raise IllegalMove(f"{self._task_words(task).capitalize()}: {why}.")
+            raise IllegalMove(f"{task_words(task).capitalize()}: {why}.")
         if task[0] == "rows":
             return ("rows", cards)
         if task[0] == "left":
             return ("left", task[1], tuple(sorted(cards)))
         return ("draw", task[1], tuple(sorted(cards)), bottom)
-
-    @staticmethod
-    def _task_words(task: tuple) -> str:
-        if task[0] == "rows":
-            return "rows: the five row starters"
-        seat = task[1] + 1
-        return (f"draw #{seat}: the cards seat {seat} draws" if task[0] == "draw"
-                else f"left #{seat}: the unseen cards left in seat {seat}'s deck")
 
     def notation(self, state: OxxState, seat: int, decision: tuple) -> str:
         return decision_text(decision)
@@ -336,9 +177,9 @@ class BaronOxx(Engine):
     def apply(self, state: OxxState, seat: int, decision: tuple) -> OxxState:
         kind = decision[0]
         if kind == "play":
-            state = replace(state, chosen=_set(state.chosen, seat, decision[1:]))
+            state = replace(state, chosen=put(state.chosen, seat, decision[1:]))
         elif kind == "pref":
-            state = replace(state, standing=_set(state.standing, seat, decision[1]))
+            state = replace(state, standing=put(state.standing, seat, decision[1]))
         elif kind == "row":
             state = self._place(state, decision[1])
         elif kind == "take":
@@ -349,19 +190,19 @@ class BaronOxx(Engine):
 
     def _dealt(self, state: OxxState, decision: tuple) -> OxxState:
         kind, cards = decision[0], decision[-1] if decision[0] != "draw" else decision[2]
-        state = replace(state, unseen=_without(state.unseen, cards))
+        state = replace(state, unseen=without(state.unseen, cards))
         if kind == "rows":
             return replace(state, rows=tuple((c,) for c in cards))
         seat = decision[1]
         if kind == "left":  # shown at the end: now public cards of that deck
-            return replace(state, unknown=_set(state.unknown, seat, 0), bottoms=_set(
+            return replace(state, unknown=put(state.unknown, seat, 0), bottoms=put(
                 state.bottoms, seat, cards + state.bottoms[seat]))
         bottom = decision[3]
         return replace(
-            state, hands=_set(state.hands, seat, tuple(sorted(cards + bottom))),
-            known=_set(state.known, seat, bottom),
-            unknown=_set(state.unknown, seat, state.unknown[seat] - len(cards)),
-            bottoms=_set(state.bottoms, seat, state.bottoms[seat][len(bottom):]))
+            state, hands=put(state.hands, seat, tuple(sorted(cards + bottom))),
+            known=put(state.known, seat, bottom),
+            unknown=put(state.unknown, seat, state.unknown[seat] - len(cards)),
+            bottoms=put(state.bottoms, seat, state.bottoms[seat][len(bottom):]))
 
     def _settle(self, state: OxxState) -> OxxState:
         """Carry out everything that needs nobody's decision, up to the next one."""
@@ -387,8 +228,8 @@ class BaronOxx(Engine):
         plays = sorted((c[0], seat, c[1]) for seat, c in enumerate(state.chosen) if c)
         hands, known = list(state.hands), list(state.known)
         for card, seat, _ in plays:
-            hands[seat] = _without(hands[seat], (card,))
-            known[seat] = _without(known[seat], (card,))
+            hands[seat] = without(hands[seat], (card,))
+            known[seat] = without(known[seat], (card,))
         return replace(state, phase=PLACE, round=state.round + 1, hands=tuple(hands),
                        known=tuple(known), chosen=(None,) * state.players,
                        queue=tuple(plays), revealed=tuple((c, s) for c, s, _ in plays),
@@ -401,7 +242,7 @@ class BaronOxx(Engine):
         if kind == "row" and len(options) == 1:
             return self._place(state, options[0])
         if kind == "take" and state.positive:
-            bottoms = _set(state.bottoms, seat, state.bottoms[seat] + (card,))
+            bottoms = put(state.bottoms, seat, state.bottoms[seat] + (card,))
             return replace(state, bottoms=bottoms, queue=state.queue[1:],
                            events=state.events + ((seat, card, -1, (), "under"),))
         row = self.preferred(state, kind, options, card, (pref, state.standing[seat]))
@@ -434,8 +275,8 @@ class BaronOxx(Engine):
         row = state.rows[r] + (card,)
         how = takes_row(row, state.rule1)
         taken = row[:-1] if how else ()
-        after = replace(state, rows=_set(state.rows, r, (card,) if how else row),
-                        piles=_set(state.piles, seat, state.piles[seat] + taken),
+        after = replace(state, rows=put(state.rows, r, (card,) if how else row),
+                        piles=put(state.piles, seat, state.piles[seat] + taken),
                         queue=state.queue[1:], events=state.events + (
                             (seat, card, r, taken, f"rule {how}" if how else "row"),))
         if not after.hands[seat] and not after.deck_size(seat):
@@ -445,8 +286,8 @@ class BaronOxx(Engine):
     def _rule3(self, state: OxxState, r: int) -> OxxState:
         card, seat, _ = state.queue[0]
         taken = state.rows[r]
-        return replace(state, rows=_set(state.rows, r, (card,)),
-                       piles=_set(state.piles, seat, state.piles[seat] + taken),
+        return replace(state, rows=put(state.rows, r, (card,)),
+                       piles=put(state.piles, seat, state.piles[seat] + taken),
                        queue=state.queue[1:],
                        events=state.events + ((seat, card, r, taken, "rule 3"),))
 
@@ -496,7 +337,7 @@ class BaronOxx(Engine):
     def _score(self, state: OxxState) -> OxxState:
         state = replace(state, results=state.results + (tuple(self.scores(state)),))
         if state.game < state.games:
-            return _new_game(state, state.game + 1)
+            return new_game(state, state.game + 1)
         return replace(state, phase=OVER)
 
     def totals(self, state: OxxState) -> list[int]:
@@ -533,28 +374,11 @@ class BaronOxx(Engine):
         if legal.cards and roll < 0.8:
             return ("play", rng.choice(legal.cards), NO_PREF)
         if legal.cards and roll < 0.97:
-            return ("play", rng.choice(legal.cards), _random_pref(rng))
-        return ("pref", _random_pref(rng))
+            return ("play", rng.choice(legal.cards), random_pref(rng))
+        return ("pref", random_pref(rng))
 
     def prompt(self, state: OxxState, seat: int) -> str:
-        if state.phase == OVER:
-            return "The match is over."
-        if seat == state.asked:
-            card, kind, options = state.waiting()
-            choices = ", ".join(f"{kind} {r + 1} ({self.cost(state, kind, r, card)} pts)"
-                                for r in options)
-            what = (f"fits {self._rows_words(options)}" if kind == "row"
-                    else "fits no row: Rule 3, you take a row")
-            return f"Your {card} {what}. Write one of: {choices}."
-        if state.phase == CHOOSE and state.hands[seat]:
-            low, high = state.hands[seat][0], state.hands[seat][-1]
-            if state.chosen[seat] is not None:
-                chosen = decision_text(("play",) + state.chosen[seat])
-                return (f"You chose: {chosen}. Until the last card is in you may replace "
-                        f"it, e.g. play {high}.")
-            return (f"Choose a card in secret: play {low}, or with a preference for where "
-                    f"it goes: play {high} row 2 3 take 5 low.")
-        return "Nothing to decide now; a standing preference can be set: pref row 1 low."
+        return prompt(self, state, seat)
 
     # -- what players see ---------------------------------------------------------------
 
@@ -609,7 +433,7 @@ class BaronOxx(Engine):
         others = [s for s in range(state.players) if s != viewer]
         pool = list(state.unseen)
         for s in others:
-            pool += _without(state.hands[s], state.known[s])
+            pool += without(state.hands[s], state.known[s])
         rng.shuffle(pool)
         hands, chosen, standing = list(state.hands), list(state.chosen), list(state.standing)
         for s in others:
@@ -627,10 +451,10 @@ class BaronOxx(Engine):
     # -- snapshots ----------------------------------------------------------------------
 
     def to_json(self, state: OxxState) -> dict:
-        return {f.name: _lists(getattr(state, f.name)) for f in fields(state)}
+        return {f.name: to_lists(getattr(state, f.name)) for f in fields(state)}
 
     def from_json(self, data: dict) -> OxxState:
-        return OxxState(**{f.name: _tuples(data[f.name]) for f in fields(OxxState)})
+        return OxxState(**{f.name: to_tuples(data[f.name]) for f in fields(OxxState)})
 
     # -- diagrams -----------------------------------------------------------------------
 
@@ -641,11 +465,3 @@ class BaronOxx(Engine):
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         from pbem.engines.baronoxx_render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
-
-
-def _lists(value):
-    return [_lists(v) for v in value] if isinstance(value, tuple) else value
-
-
-def _tuples(value):
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

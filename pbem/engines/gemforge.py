@@ -1,82 +1,32 @@
 """Gem Forge: the engine contract (RULINGS.md G1–G43) — decisions, their text, views.
 
 The rules themselves are pure functions on the state in pbem.engines.gemforge_rules; this
-module says which decisions each seat has, how they are written and read (the grammar is
-in notation/gemforge.md), what each seat may see, and what is done for a seat at a
-deadline. Standing answers for reaction windows (G38) are decisions too (`pref cancel
-ask`): any seat may send one at any time; they are secret, and the rules apply them
-whenever a window opens, so windows close without mail and the record shows why.
+module says which decisions each seat has, reads them by matching the legal ones, what
+each seat may see, and what is done for a seat at a deadline. How decisions are written
+(and the dealer's moves read) is in pbem.engines.gemforge_moves; the grammar is in
+notation/gemforge.md. Standing answers for reaction windows (G38) are decisions too
+(`pref cancel ask`): any seat may send one at any time; they are secret, and the rules
+apply them whenever a window opens, so windows close without mail and the record shows
+why.
 """
 
 from __future__ import annotations
 
 import random
-import re
-from functools import lru_cache
 from itertools import combinations
 
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
                                Outcome)
+from pbem.engines.gemforge_moves import (VERBS, deal_text, decision_text, read_deal,
+                                         to_shuffle, words)
 from pbem.engines.gemforge_rules import (advance, answer_window, card_options, card_words, cash,
                                          chance_need, copy_step, next_turn, play_card,
                                          reveal_tiles)
 from pbem.engines.gemforge_state import (
-    CARD_NAMES, CART, COLOURS, DEALT_TILES, DECK, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
+    CARD_NAMES, CART, COLOURS, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
     PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
     GemState, pop, push, put, remove_cards, say, seat_name, set_gem, set_options, shuffled,
     tiles, without)
-
-# -- reading move texts ----------------------------------------------------------------
-
-COLOUR_WORDS = {"red": "r", "green": "g", "yellow": "y", "blue": "l", "lightblue": "l",
-                "light-blue": "l", "lb": "l"}
-VERBS = ("take", "set", "discard", "draw", "play", "cash", "pick", "refresh", "end", "keep",
-         "pass", "drop", "pref")
-
-
-@lru_cache(maxsize=None)
-def tile_aliases() -> dict[str, str]:
-    """t5, t05 and T05 all name tile T05 (any id: its prefix, then its number)."""
-    aliases = {}
-    for tile_id in tiles():
-        aliases[tile_id.lower()] = tile_id.lower()
-        match = re.fullmatch(r"([a-z]*)0*(\d+)", tile_id.lower())
-        if match:
-            aliases[match[1] + match[2]] = tile_id.lower()
-    return aliases
-
-
-def words(text: str) -> tuple[str, ...]:
-    """A move text folded for comparison: case, colour names, tile and seat spellings."""
-    out: list[str] = []
-    text = re.sub(r"light[\s_-]+blue", "l", text.lower().replace(",", " "))
-    for word in text.split():
-        word = COLOUR_WORDS.get(word, word)
-        if re.fullmatch(r"[rgyl]+", word):
-            out.extend(word)
-        elif word in tile_aliases():
-            out.append(tile_aliases()[word])
-        elif match := re.fullmatch(r"(?:p|seat)(\d+)", word):
-            out.append("p" + match[1])
-        else:
-            word = word.replace("_", "-")
-            out.append(next((c for c in CARD_NAMES if c.replace("-", "") == word
-                             .replace("-", "")), word))
-    if out and out[0] in CARD_NAMES:
-        out.insert(0, "play")  # "cancel" for "play cancel"
-    return tuple(out)
-
-
-def decision_text(decision: tuple) -> str:
-    """The canonical text of a player's decision."""
-    kind = decision[0]
-    if kind == "play":
-        return "play " + card_words(decision[1], decision[2])
-    if kind in ("cash", "keep", "drop"):
-        return " ".join((kind, *decision[1]))
-    if kind in ("pick", "refresh"):
-        return f"{kind} {decision[1] + 1}"
-    return " ".join(map(str, decision))
 
 
 class GemForge(Engine):
@@ -153,16 +103,11 @@ class GemForge(Engine):
     # -- notation ---------------------------------------------------------------------
 
     def notation(self, state: GemState, seat: int, decision: tuple) -> str:
-        if seat == CHANCE:
-            kind, what = decision
-            if kind == "first":
-                return f"first {seat_name(what)}"
-            return f"{kind} {what}" if kind == "mine" else " ".join((kind, *what))
-        return decision_text(decision)
+        return deal_text(decision) if seat == CHANCE else decision_text(decision)
 
     def parse(self, state: GemState, seat: int, text: str) -> tuple:
         if seat == CHANCE:
-            return self._parse_deal(state, text)
+            return read_deal(state, text)
         wanted = words(text)
         if not wanted:
             raise InvalidMove("an empty move: write what you do, e.g. take, draw or pass")
@@ -182,43 +127,6 @@ class GemForge(Engine):
             raise IllegalMove(f"{text!r} is not possible now. Possible {wanted[0]} moves: "
                               f"{', '.join(same[::step][:6])}.")
         raise IllegalMove(f"{text!r}: you cannot {wanted[0]} now. {self.prompt(state, seat)}")
-
-    def _parse_deal(self, state: GemState, text: str) -> tuple:
-        need = chance_need(state)
-        kind, *rest = text.split() or [""]
-        if need is None:
-            raise IllegalMove("the dealer has nothing to deal now")
-        if kind.lower() != need:
-            raise InvalidMove(f"{text[:30]!r}: the dealer's move here is '{need} ...'")
-        if need == "first":
-            match = re.fullmatch(r"[pP](\d+)", "".join(rest))
-            if not match or not 1 <= int(match[1]) <= state.players:
-                raise InvalidMove(f"write first and a seat, P1 to P{state.players}")
-            return ("first", int(match[1]) - 1)
-        if need == "mine":
-            order = "".join(rest).upper()
-            if sorted(order) != sorted(GEMS):
-                raise InvalidMove("the mine is the 40 gems, 10 each of R G Y L, front first")
-            return ("mine", order)
-        if need == "cards":
-            order = tuple(w.lower() for w in rest)
-        else:
-            order = tuple(tile_aliases().get(w.lower(), w).upper() for w in rest)
-        pool = self._to_shuffle(state, need)
-        if sorted(order) != sorted(pool):
-            raise InvalidMove(f"the dealer shuffles exactly these {len(pool)} {need}: "
-                              f"{' '.join(sorted(pool))}")
-        return (need, order)
-
-    @staticmethod
-    def _to_shuffle(state: GemState, need: str) -> tuple:
-        """The cards or tiles the dealer shuffles: all at the start; later the discard,
-        less the tiles discarded in the step that needs the new deck (G19, G26)."""
-        if state.setup < len(SETUP):
-            return DECK if need == "cards" else tuple(tiles())
-        if need == "cards":
-            return state.discard
-        return tuple(t for t in state.tile_discard if t not in state.fresh)
 
     def visible_notation(self, state: GemState, seat: int, decision: tuple,
                          viewer: int | None) -> str | None:
@@ -258,7 +166,7 @@ class GemForge(Engine):
         if need == "mine":
             return ("mine", "".join(shuffled(GEMS, rng)))
         if need in ("cards", "tiles"):
-            return (need, shuffled(self._to_shuffle(state, need), rng))
+            return (need, shuffled(to_shuffle(state, need), rng))
         raise IllegalMove("the dealer has nothing to deal now")
 
     def apply(self, state: GemState, seat: int, decision: tuple) -> GemState:

@@ -8,121 +8,27 @@ decision is made by the engine itself (X24), as is placing cards that can only s
 Collections; such automatic decisions are logged, and the player may still send them:
 a repeat is accepted as a move that changes nothing. The dealer's one move lays out the
 five piles and names the first player; the starting Collections need no chance (X2).
+
+This module holds the engine: the decisions, reading them, playing them, views. The
+cards, the state and their pure helpers are in pbem.engines.onix_state, what the engine
+says to players (refusals, prompts) in pbem.engines.onix_messages, the diagrams in
+pbem.engines.onix_render.
 """
 
 from __future__ import annotations
 
-import csv
 import random
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from importlib import resources
+from dataclasses import replace
 
-from notation.onix import (EFFECTS, GEMS, NEW, PILES, NotationError, OnixText, card_text,
-                           effect_of, format_decision, matches, read_decision, seat_text)
+from notation.onix import (GEMS, NEW, PILES, NotationError, OnixText, card_text, effect_of,
+                           format_decision, matches, read_decision, seat_text)
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
                                Option, Outcome)
-
-ALL_GEMS = 0b1111
-DEAL, TAKE, PLACE, EFFECT, OVER = "deal", "take", "place", "effect", "over"
-DRAW, HOARD, STEAL, DESTROY = EFFECTS
-REPEAT = "repeat"  # ("repeat", text): an automatic decision sent again by its player
-
-
-# -- the cards ---------------------------------------------------------------------------
-
-@lru_cache(maxsize=None)
-def card_list() -> tuple[int, ...]:
-    """Every card in the data file's order (id order), as gem bits (X1)."""
-    text = resources.files("pbem.engines").joinpath("data/onix-cards.csv").read_text()
-    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
-    names = {name: 1 << i for i, name in enumerate(("circle", "square", "diamond", "cross"))}
-    cards = []
-    for row in sorted(rows, key=lambda row: int(row["id"])):
-        gems = row["gems"].split()
-        if not 1 <= len(gems) <= 2 or len(set(gems)) != len(gems):
-            raise ValueError(f"onix-cards.csv card {row['id']}: one gem or two different ones")
-        cards.append(sum(names[gem] for gem in gems))
-    return tuple(cards)
-
-
-@lru_cache(maxsize=None)
-def draw_deck(players: int) -> tuple[int, ...]:
-    """The cards left for the piles once each player has one single card per gem (X2)."""
-    deck = list(card_list())
-    for _ in range(players):
-        for gem in (1, 2, 4, 8):
-            deck.remove(gem)
-    return tuple(deck)
-
-
-def pile_sizes(players: int) -> list[int]:
-    """X3: round-robin into five piles, the extra cards on the first piles."""
-    total = len(draw_deck(players))
-    return [total // 5 + (i < total % 5) for i in range(5)]
-
-
-def gems_in(cards) -> int:
-    mask = 0
-    for card in cards:
-        mask |= card
-    return mask
-
-
-def symbols(collections) -> int:
-    """Gem symbols in Collections (a double card counts 2): the tie-break of X21."""
-    return sum(bin(card).count("1") for _, cards in collections for card in cards)
-
-
-# -- state -------------------------------------------------------------------------------
-
-Collection = tuple[int, tuple[int, ...]]  # (number, cards bottom first; the top is last)
-
-
-@dataclass(frozen=True)
-class OnixState:
-    players: int
-    advanced: bool
-    collections: tuple[tuple[Collection, ...], ...]
-    next_number: tuple[int, ...]  # the number a seat's next new Collection gets (X13)
-    hoards: tuple[tuple[int, ...], ...]
-    piles: tuple[tuple[int, ...], ...] = ((),) * 5  # bottom first; the top is last
-    discard: tuple[int, ...] = ()
-    phase: str = DEAL
-    turn: int = 0  # the active seat
-    gem: int = 0  # the gem announced this turn
-    retrieved: tuple[tuple[int, int], ...] = ()  # (pile, card) still to place, clockwise
-    log: tuple[tuple[int, str, bool], ...] = ()  # this turn: (seat, text, automatic)
-    last_turn: tuple[tuple[int, str, bool], ...] = ()
-    autos: tuple[tuple[int, str, tuple[str, ...]], ...] = ()  # repeatable: seat, text, aliases
-    winners: tuple[int, ...] = ()
-    reason: str = ""
-
-
-def _circle(state: OnixState) -> list[int]:
-    """The piles in the circle, clockwise: every non-empty one (X4, X20)."""
-    return [p for p in range(5) if state.piles[p]]
-
-
-def chains(state: OnixState, gem: int) -> list[list[int]]:
-    """X8: maximal runs of adjacent piles whose tops show `gem`, each from its first pile."""
-    circle = _circle(state)
-    shows = [bool(state.piles[p][-1] & gem) for p in circle]
-    if circle and all(shows):
-        return [circle]
-    n, runs = len(circle), []
-    for k in range(n):
-        if shows[k] and not shows[k - 1]:
-            run = []
-            while shows[(k + len(run)) % n]:
-                run.append(circle[(k + len(run)) % n])
-            runs.append(run)
-    return runs
-
-
-def _fits(cards: tuple[int, ...], card: int) -> bool:
-    return not gems_in(cards) & card
-
+from pbem.engines.onix_messages import prompt, why_not
+from pbem.engines.onix_state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
+                                     PLACE, REPEAT, STEAL, TAKE, OnixState, chains, draw_deck,
+                                     fits, gems_in, in_circle, pile_sizes, symbols, to_lists,
+                                     to_tuples)
 
 # -- the engine --------------------------------------------------------------------------
 
@@ -161,7 +67,7 @@ class Onix(Engine):
             return []
         effect = effect_of(state.gem)
         if effect in (DRAW, HOARD):
-            return [OnixText(effect, pile=p, target=target) for p in _circle(state)
+            return [OnixText(effect, pile=p, target=target) for p in in_circle(state)
                     for target in (self._targets(state, state.piles[p][-1])
                                    if effect == DRAW else (None,))]
         return [OnixText(effect, seat=seat, collection=number, target=target)
@@ -173,7 +79,7 @@ class Onix(Engine):
     def _targets(self, state: OnixState, card: int) -> list[int | str]:
         """X11: the active seat's Collections that take `card`, then a new one."""
         own = state.collections[state.turn]
-        return [number for number, cards in own if _fits(cards, card)] + [NEW]
+        return [number for number, cards in own if fits(cards, card)] + [NEW]
 
     def _opponents(self, state: OnixState) -> list[int]:
         return [(state.turn + k) % state.players for k in range(1, state.players)]
@@ -237,7 +143,6 @@ class Onix(Engine):
             if s == seat and any(matches(written, read_decision(form))
                                  for form in (canonical, *aliases)):
                 return (REPEAT, canonical)
-        from pbem.engines.onix_messages import why_not
         raise IllegalMove(why_not(self, state, seat, text.strip(), written))
 
     def normalised(self, state: OnixState, seat: int, written: OnixText) -> OnixText:
@@ -487,16 +392,15 @@ class Onix(Engine):
         return replace(state, piles=tuple(piles))
 
     def prompt(self, state: OnixState, seat: int) -> str:
-        from pbem.engines.onix_messages import prompt
         return prompt(self, state, seat)
 
     # -- snapshots ---------------------------------------------------------------------
 
     def to_json(self, state: OnixState) -> dict:
-        return {name: _lists(getattr(state, name)) for name in OnixState.__dataclass_fields__}
+        return {name: to_lists(getattr(state, name)) for name in OnixState.__dataclass_fields__}
 
     def from_json(self, data: dict) -> OnixState:
-        return OnixState(**{name: _tuples(value) for name, value in data.items()})
+        return OnixState(**{name: to_tuples(value) for name, value in data.items()})
 
     # -- diagrams ----------------------------------------------------------------------
 
@@ -518,15 +422,3 @@ class Onix(Engine):
 
 def _is_repeat(decision) -> bool:
     return isinstance(decision, tuple) and decision[0] == REPEAT
-
-
-def _lists(value):
-    if isinstance(value, (tuple, list)):
-        return [_lists(v) for v in value]
-    return value
-
-
-def _tuples(value):
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
