@@ -201,6 +201,14 @@ def test_o8_swap_hands_black_to_the_second_seat_and_the_first_moves_white():
     assert ONYX.to_act(state) == {WHITE_SEAT}  # the second seat now places black stones
 
 
+def test_a_resignation_is_scored_by_colour_so_after_a_swap_the_first_seat_is_white():
+    state = play(ONYX.start({}), "F6")
+    assert ONYX.resigned_result(state, BLACK_SEAT) == "0-1"  # Black resigned: White won
+    state = play(state, "swap")
+    assert ONYX.resigned_result(state, BLACK_SEAT) == "1-0"  # now White: Black won
+    assert ONYX.resigned_result(state, WHITE_SEAT) == "0-1"
+
+
 def test_o8_swap_only_as_the_second_ply():
     with pytest.raises(IllegalMove, match="only as the second move"):
         ONYX.parse(ONYX.start({}), BLACK_SEAT, "swap")

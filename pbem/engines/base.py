@@ -291,6 +291,13 @@ class Engine:
             players.append(tags[f"Seat{len(players) + 1}"])
         return players
 
+    def resigned_result(self, state: State, seat: int) -> str:
+        """The result token when `seat` gives up (or runs out of time): with two players
+        the other wins; with more, the others share the win."""
+        players = state.players
+        share = str(Fraction(1, players - 1))
+        return "-".join("0" if other == seat else share for other in range(players))
+
     def result_token(self, state: State) -> str:
         """PGN-style: each seat's share of the win in seat order, `*` while running."""
         outcome = self.outcome(state)

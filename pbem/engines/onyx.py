@@ -459,6 +459,10 @@ class Onyx(Engine):
     def players_from_tags(self, tags: dict[str, str]) -> list[str]:
         return [tags.get("Black", "Black"), tags.get("White", "White")]
 
+    def resigned_result(self, state: OnyxState, seat: int) -> str:
+        """By colour, like every Onyx result: after a swap, seat 0 plays White."""
+        return "0-1" if state.colour_of(seat) == BLACK else "1-0"
+
     def result_token(self, state: OnyxState) -> str:
         """By stone colour, whoever played it after a swap: 1-0 Black, 0-1 White."""
         return {EMPTY: "*", BLACK: "1-0", WHITE: "0-1"}[state.winner]
