@@ -13,6 +13,7 @@ from pbem.mail.outbox import deliver_due
 from pbem.mail.pipeline import receive
 from pbem.play import Table, create_game
 from pbem.store import transaction
+from pbem.timekeeping import controls
 
 
 def start_game(config: Config, engine: Engine, options: dict[str, str],
@@ -24,12 +25,15 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
                           f"{engine.max_players} players, not {len(emails)}.")
     if len({e.lower() for e in emails}) != len(emails):
         raise OptionError("each player needs an address of their own.")
+    options, time_options = controls.split_options(options)  # time=, timeout=: the server's
+    control = controls.resolve(engine.id, time_options)
     with transaction():
         players = [player_for(email) for email in emails]
         for player in players:  # the administrator vouches for these addresses
             player.confirmed = True
             player.save()
         game = create_game(engine, options, players, creator=None, accepted=True, seed=seed)
+        controls.keep(game, control)
         table = Table.load(game.id)
         table.start()
         notify.after_moves(config, table, {}, frozenset(), announce=[notify.started_note(table)])

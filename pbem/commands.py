@@ -2,8 +2,8 @@
 
 Mail to a game (through its reply token) may carry moves and the game commands; mail to
 `pbem@domain` carries the commands that are not about one game (`new`, `games`, `name`,
-`help`). The administrator's CLI calls the same functions. Every function here runs
-inside the caller's transaction and writes its answers to the outbox.
+`remind`, `digest`, `help`). The administrator's CLI calls the same functions. Every
+function here runs inside the caller's transaction and writes its answers to the outbox.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from notation.record import format_record
+from pbem import digest, remind
 from pbem.config import Config
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import CHANCE, MoveError, OptionError
@@ -19,10 +20,11 @@ from pbem.mail import notify
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table, create_game
 from pbem.store import Comment, Game, Move, Player, Request, Seat
+from pbem.timekeeping import controls, vacations
 
 GAME_WORDS = ("board", "history", "resign", "say", "undo", "accept", "decline", "quiet",
-              "loud", "move")
-GLOBAL_WORDS = ("help", "games", "name", "new")
+              "loud", "move", "remind")
+GLOBAL_WORDS = ("help", "games", "name", "new", "digest", "vacation")
 GUARD = re.compile(r"(?:^|\s)#(\d+)(?=\s|$)")
 ADDRESS = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+")
 OPTION = re.compile(r"(\w+)=(\S+)")
@@ -223,11 +225,12 @@ def history(speaker, table, seat, rest):
     if table.game.status == "finished":
         return ["The record so far:\n\n" + format_record(table.record_game().record())]
     key = str(seat)
-    moves = Move.select(Move.ply, Move.seat, Move.visible).where(Move.game == table.game
-                                                                  ).order_by(Move.ply)
+    moves = Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous).where(
+        Move.game == table.game).order_by(Move.ply)
     lines = []
     for move in moves:
-        who = "Dealer" if move.seat == CHANCE else table.names[move.seat]
+        who = ("Dealer" if move.seat == CHANCE else
+               "Someone" if move.anonymous and move.seat != seat else table.names[move.seat])
         lines.append(f"#{move.ply} {who}: {move.visible.get(key) or '(hidden)'}")
     return ["The moves so far, as you may see them:\n\n" + "\n".join(lines or ["(none)"])]
 
@@ -320,9 +323,14 @@ def loud(speaker, table, seat, rest):
     return ["You will get mail after every move you can see again."]
 
 
+def remind_from_game(speaker, table, seat, rest):
+    """`remind` in a game's reply: that game's position is in the answer already."""
+    return remind_me(speaker, table)
+
+
 GAME_COMMANDS = {"board": board, "history": history, "resign": resign, "say": say,
                  "undo": undo, "accept": accept, "decline": decline, "quiet": quiet,
-                 "loud": loud, "move": play_move}
+                 "loud": loud, "move": play_move, "remind": remind_from_game}
 
 
 # -- mail to pbem@ (not about one game) ------------------------------------------------
@@ -359,9 +367,15 @@ def run_global_line(speaker: Speaker, line: str, direct: bool = False) -> list[s
         return set_name(speaker.player, rest)
     if word == "new":
         return new_game(speaker, rest)
+    if word == "remind":
+        return remind_me(speaker)
+    if word == "digest":
+        return set_digest(speaker, rest)
+    if word == "vacation":
+        return vacation(speaker, rest)
     if direct:
         raise Refused(f"{word!r} is not a command. Moves go in a reply to your game's latest "
-                      f"mail; here you can use: new, games, name, help.")
+                      f"mail; here you can use: new, games, name, remind, digest, help.")
     raise Refused(f"{word!r} is not a command here.")
 
 
@@ -374,7 +388,12 @@ def help_text() -> list[str]:
         "and the game starts when all accept.",
         f"The games: {games}.",
         "In a game, reply to its latest mail with your move on the first line, or one of: "
-        "board, history, say TEXT, undo, resign, quiet, loud. Anywhere: games, name NAME, help.",
+        "board, history, say TEXT, undo, resign, quiet, loud. Anywhere: games, name NAME, "
+        "remind (mail me every game waiting for me), digest on|off (one mail a day "
+        "instead of one per move), help.",
+        "Time: `new … time=3d` (per move), `time=10d+2d` (a bank plus an increment) or "
+        "`time=none`, and `timeout=forfeit` or `timeout=auto`. `vacation 7d` stops the "
+        "clocks of all your games (30 days a year); `vacation off` starts them again.",
     ]
 
 
@@ -387,6 +406,29 @@ def games_text(player: Player) -> str:
         lines.append(f"#{table.game.id} {table.engine.title} ({' vs '.join(table.names)}): "
                      + notify.status(table, seat.number))
     return "Your games:\n" + ("\n".join(lines) if lines else "(none running)")
+
+
+def remind_me(speaker: Speaker, here: Table | None = None) -> list[str]:
+    return remind.remind(speaker.config, speaker.player, here) or [
+        "No game is waiting for you.", games_text(speaker.player)]
+
+
+def vacation(speaker: Speaker, rest: str) -> list[str]:
+    """`vacation 7d` / `vacation off`: the clocks of all the player's games stand still."""
+    try:
+        return vacations.command(speaker.config, speaker.player, rest)
+    except vacations.NotPossible as error:
+        raise Refused(str(error)) from None
+
+
+def set_digest(speaker: Speaker, rest: str) -> list[str]:
+    choice = rest.strip().lower()
+    if choice not in ("on", "off"):
+        state = "on" if speaker.player.digest else "off"
+        raise Refused(f"write `digest on` (one mail a day listing the games waiting for "
+                      f"you, instead of a mail after each move) or `digest off`; yours is "
+                      f"{state}.")
+    return digest.choose(speaker.config, speaker.player, choice == "on")
 
 
 def set_name(player: Player, rest: str) -> list[str]:
@@ -405,7 +447,8 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
     if not words:
         raise Refused("say which game, e.g. `new onyx with bob@example.org`.")
     engine = get_engine(words[0])
-    options = dict(OPTION.findall(rest))
+    options, time_options = controls.split_options(dict(OPTION.findall(rest)))
+    control = controls.resolve(engine.id, time_options)  # the server's options, not the game's
     invited = [a.lower() for a in ADDRESS.findall(rest) if a.lower() != speaker.player.email]
     invited = list(dict.fromkeys(invited))
     count = len(invited) + 1
@@ -415,6 +458,7 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
     engine.check_options(engine.resolve_options(options))
     players = [speaker.player] + [player_for(address) for address in invited]
     game = create_game(engine, options, players, speaker.player, accepted=False)
+    controls.keep(game, control)
     table = Table.load(game.id)
     for seat in table.seats[1:]:
         invite(speaker.config, table, seat.number)
@@ -423,7 +467,9 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
 
 
 def describe_options(table: Table) -> str:
-    return ", ".join(f"{k}={v}" for k, v in table.game.options.items()) or "no options"
+    control = controls.of(table.game.id)
+    return ", ".join([f"{k}={v}" for k, v in table.game.options.items()]
+                     + [f"time={control.text}", f"timeout={control.timeout}"])
 
 
 def invite(config: Config, table: Table, seat: int) -> None:

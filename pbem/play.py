@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
@@ -21,6 +20,7 @@ from pbem.engines.game import Ply, deal_while_due, seed_commitment
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
+from pbem.timekeeping import ledger
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Happening:
     text: str
     visible: dict[int | None, str | None] = field(default_factory=dict)
     reveals: bool = False  # shows the others something, though not its text (a last choice)
+    anonymous: bool = False  # the others may not learn that it happened (engine.anonymous)
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -46,10 +47,11 @@ class Table:
         self.mailed: set[int] = set()  # seats already sent the position in this transaction
 
     @classmethod
-    def load(cls, game_id: int) -> "Table":
-        """The game with `game_id`, locked against other writers until the commit."""
+    def load(cls, game_id: int, lock: bool = True) -> "Table":
+        """The game with `game_id`, locked against other writers until the commit; without
+        `lock`, only read (a reminder or a digest shows a game and changes nothing)."""
         query = Game.select().where(Game.id == game_id)
-        if is_postgres():
+        if lock and is_postgres():
             query = query.for_update()
         game = query.get()
         engine = get_engine(game.engine)
@@ -107,17 +109,17 @@ class Table:
         self._save()
         return canonical
 
-    def resign(self, seat: int) -> None:
-        """`seat` gives up: two players, the other wins; more, the others share the win."""
-        others = [s.number for s in self.seats if s.number != seat]
-        shares = ["0" if s.number == seat else str(Fraction(1, len(others)))
-                  for s in self.seats]
-        self._finish("-".join(shares), f"{self.names[seat]} resigned")
+    def resign(self, seat: int, why: str = "") -> None:
+        """`seat` gives up (or ran out of time, `why`): two players, the other wins; more,
+        the others share the win."""
+        self._finish(self.engine.resigned_result(self.state, seat),
+                     why or f"{self.names[seat]} resigned")
 
     def cancel(self, why: str) -> None:
         self.game.status, self.game.termination = "cancelled", why
         self.game.updated = utcnow()
         self.game.save()
+        ledger.settle(self)
 
     def take_back(self, ply: int) -> None:
         """Undo every ply from `ply` on (the players agreed; nothing hidden was shown)."""
@@ -142,10 +144,13 @@ class Table:
         self.game.plies += 1
         visible = {viewer: self.engine.visible_notation(before, seat, decision, viewer)
                    for viewer in [None, *range(len(self.seats))]}
+        anonymous = self.engine.anonymous(before, seat, decision)
         Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
-                    visible={("public" if v is None else str(v)): t for v, t in visible.items()})
-        self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals))
+                    visible={("public" if v is None else str(v)): t for v, t in visible.items()},
+                    anonymous=anonymous)
+        self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
+                                         anonymous))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)
@@ -156,19 +161,24 @@ class Table:
             self.game.termination = outcome.reason if outcome else ""
         self.game.updated = utcnow()
         self.game.save()
+        ledger.settle(self)  # the clocks of the seats whose waiting changed
 
     def _finish(self, result: str, why: str) -> None:
         self.game.status, self.game.result, self.game.termination = "finished", result, why
         self.game.updated = utcnow()
         self.game.save()
+        ledger.settle(self)
 
     # -- the record ----------------------------------------------------------------------
 
     def record_game(self) -> GameRecord:
         """The game as a record-writing `Game`, from the move log (for history and the end)."""
-        plies = [Ply(move.seat, move.text, move.labelled) for move in
-                 Move.select(Move.seat, Move.text, Move.labelled)
-                 .where(Move.game == self.game).order_by(Move.ply)]
+        moves = list(Move.select(Move.seat, Move.text, Move.labelled, Move.source, Move.visible)
+                     .where(Move.game == self.game).order_by(Move.ply))
+        plies = [Ply(move.seat, move.text, move.labelled) for move in moves]
+        for move, ply in zip(moves, plies):  # kept from the others until the record
+            if move.source == ledger.AUTOMATIC and move.visible.get("public") is None:
+                ply.comments.append(f"{self.names[move.seat]}: {ledger.AUTOMATIC_NOTE}")
         comments = self.game.comments.order_by(Comment.created, Comment.id)
         for comment in comments:
             if 0 < comment.ply <= len(plies):

@@ -1,39 +1,112 @@
 """The scheduler (APScheduler 3): the jobs that run by themselves inside `pbem serve`.
 
-For now one job: deliver the outbox, every 30 seconds for retries, and at once whenever
-new mail was queued (`kick_delivery`), so players never wait long for an answer.
+Deliver the outbox, every 30 seconds for retries, and at once whenever new mail was
+queued (`kick_delivery`), so players never wait long for an answer. Every few minutes,
+and at start (a day missed while the server was down is caught up), queue the daily
+digests that are due (pbem.digest); every hour, expire old confirmation requests; with
+PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.mail.imap); every
+minute, send the reminders and act on the timeouts and vacations' ends that are due
+(pbem.timekeeping.deadlines). Each job claims its rows, so two schedulers on one
+database do no harm.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pbem.config import Config
+from pbem.digest import send_digests
+from pbem.mail.confirmations import expire_confirmations
+from pbem.mail.imap import imap_configured, poll_mailbox
 from pbem.mail.outbox import deliver_due
+from pbem.timekeeping.deadlines import run_due
 
 log = logging.getLogger(__name__)
 DELIVERY_JOB = "deliver-outbox"
+DIGEST_JOB, CONFIRM_JOB = "daily-digests", "expire-confirmations"
+IMAP_JOB = "poll-imap"
+DEADLINE_JOB = "deadlines"
 
 
 class Scheduler:
     def __init__(self, config: Config):
         self.config = config
         self.scheduler = BackgroundScheduler(timezone=dt.timezone.utc)
+        self.delivery_lock = threading.Lock()
+        self.delivering = self.deliver_again = False
         self.scheduler.add_job(self.deliver, "interval", seconds=30, id=DELIVERY_JOB,
                                coalesce=True, max_instances=1,
                                next_run_time=dt.datetime.now(dt.timezone.utc))
+        # Polled rather than a cron job at the digest hour: the job itself knows which
+        # day is due, so a restart or a failed run is made up at the next tick.
+        self.scheduler.add_job(self.digests, "interval", minutes=10, id=DIGEST_JOB,
+                               coalesce=True, max_instances=1,
+                               next_run_time=dt.datetime.now(dt.timezone.utc))
+        self.scheduler.add_job(self.expire, "interval", hours=1, id=CONFIRM_JOB,
+                               coalesce=True, max_instances=1)
+        # Reminders, timeouts and vacations' ends: due rows of the clock table, claimed
+        # one by one (pbem.timekeeping.deadlines); at start too, to catch up after a stop.
+        self.scheduler.add_job(self.deadlines, "interval", minutes=1, id=DEADLINE_JOB,
+                               coalesce=True, max_instances=1,
+                               next_run_time=dt.datetime.now(dt.timezone.utc))
+        if imap_configured(config):  # mail in from a mailbox, for a server without an MX
+            self.scheduler.add_job(self.poll_imap, "interval", seconds=config.imap_interval,
+                                   id=IMAP_JOB, coalesce=True, max_instances=1,
+                                   next_run_time=dt.datetime.now(dt.timezone.utc))
+
+    def digests(self) -> None:
+        try:
+            if send_digests(self.config):
+                self.kick_delivery()
+        except Exception:  # the claims were rolled back; the next run tries again
+            log.exception("sending the daily digests failed")
+
+    def poll_imap(self) -> None:
+        try:
+            if poll_mailbox(self.config).taken:
+                self.kick_delivery()
+        except Exception:  # mailbox unreachable: unseen mail stays there for the next poll
+            log.exception("polling the IMAP mailbox failed")
+
+    def expire(self) -> None:
+        try:
+            expire_confirmations()
+        except Exception:  # the next run tries again
+            log.exception("expiring confirmation requests failed")
+
+    def deadlines(self) -> None:
+        try:
+            if run_due(self.config):
+                self.kick_delivery()
+        except Exception:  # unclaimed rows stay due; the next run tries again
+            log.exception("acting on due deadlines failed")
 
     def deliver(self) -> None:
-        try:
-            deliver_due(self.config)
-        except Exception:  # the next run tries again; the mail stays in the outbox
-            log.exception("delivering the outbox failed")
+        # A kick while a delivery runs cannot start a second one (max_instances=1:
+        # APScheduler skips it), so the running one goes round again for that mail
+        # rather than leave it to the next tick, 30 s later.
+        while True:
+            with self.delivery_lock:
+                self.delivering, self.deliver_again = True, False
+            try:
+                deliver_due(self.config)
+            except Exception:  # the next run tries again; the mail stays in the outbox
+                log.exception("delivering the outbox failed")
+            with self.delivery_lock:
+                if not self.deliver_again:
+                    self.delivering = False
+                    return
 
     def kick_delivery(self) -> None:
         """Deliver now rather than at the next tick (a player is waiting for the answer)."""
+        with self.delivery_lock:
+            if self.delivering:
+                self.deliver_again = True
+                return
         try:
             self.scheduler.modify_job(DELIVERY_JOB, next_run_time=dt.datetime.now(dt.timezone.utc))
         except Exception:  # scheduler shutting down: the mail waits in the outbox

@@ -88,3 +88,29 @@ def onyx(mail_server, players):
     game_id = start_game(mail_server, ENGINES["onyx"], {}, [alice.address, bob.address])
     deliver_due(mail_server)
     return game_id, alice, bob
+
+
+class FrozenTime:
+    """The server's clock in a test: it stands still until the test moves it."""
+
+    def __init__(self, start):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def move(self, **delta):
+        """frozen_time.move(days=1, hours=12); returns the new time."""
+        import datetime as dt
+        self.now += dt.timedelta(**delta)
+        return self.now
+
+
+@pytest.fixture
+def frozen_time(monkeypatch):
+    """`pbem.clock.now` fixed at Mon 30 Nov 2026 10:00 UTC, moved only by the test."""
+    import datetime as dt
+    from pbem import clock
+    frozen = FrozenTime(dt.datetime(2026, 11, 30, 10, 0))
+    monkeypatch.setattr(clock, "now", frozen)
+    return frozen

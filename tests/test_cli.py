@@ -316,6 +316,11 @@ def test_games_lists_onyx_and_its_options(capsys):
     assert "onyx: Onyx, 2 players" in lines
     assert re.search(r"^\s+board=12\s+board size: an even number from 6 to 26$", out, re.M)
     assert re.search(r"^\s+setup=standard\s+standard .*open", out, re.M)
+    assert out.split("onix:")[0].splitlines()[-2:] == [
+        "    time=3d  the clock: 3d for each move, 10d+2d a bank of 10 days plus 2 after each "
+        "move, or none",
+        "    timeout=forfeit  when a player's time runs out: forfeit (they lose) or auto (a "
+        "move is played for them)"]
 
 
 def test_no_command_prints_the_help_and_fails(capsys):

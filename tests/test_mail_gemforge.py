@@ -62,6 +62,24 @@ def test_a_command_after_an_opened_window_waits_for_the_answers(forge):
     assert "Done: draw" in body(active.last)
 
 
+def test_nobody_is_told_who_answered_a_window(forge):
+    """G39: the active player's mail after the window names no one who passed, nor does
+    their `history` or the public move list (RULINGS G38: a standing answer is private)."""
+    game_id, (active, other) = forge
+    other.reply("pref copy-take ask", quote=False)
+    active.reply("take", quote=False)
+    other.reply("pass", quote=False)
+    after_pass = body(active.last)
+    assert "ben" not in after_pass.split("Players")[0], after_pass
+    assert "chose in secret" not in after_pass
+    active.reply("history", quote=False)
+    moves = body(active.last).split("The moves so far")[1]
+    assert "#7 Someone: (hidden)\r\n#8 ann: take\r\n#9 Someone: (hidden)" in moves  # pref, pass
+    own = [m for m in Move.select().where(Move.game == game_id).order_by(Move.ply)
+           if m.text in ("pass", "pref copy-take ask")]
+    assert own and all(m.anonymous for m in own)
+
+
 
 def test_held_commands_are_dropped_when_a_card_is_played_in_the_window(forge):
     game_id, (active, other) = forge

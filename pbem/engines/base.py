@@ -184,6 +184,12 @@ class Engine:
         """
         return self.notation(state, seat, decision)
 
+    def anonymous(self, state: State, seat: int, decision: Decision) -> bool:
+        """Whether the others may not even learn that `seat` decided something here (a
+        reaction window's answer: RULINGS G39). Such a ply is left out of their news, and
+        while the game runs the public move list names nobody for it."""
+        return False
+
     def determinize(self, state: State, viewer: int | None, rng: random.Random) -> State:
         """A state `viewer` cannot tell from this one: everything hidden from them redealt.
 

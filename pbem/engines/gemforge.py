@@ -141,6 +141,11 @@ class GemForge(Engine):
             return None
         return self.notation(state, seat, decision)
 
+    def anonymous(self, state: GemState, seat: int, decision: tuple) -> bool:
+        """G39: who was asked in a window, and who answered, is never told; G38: standing
+        answers are private."""
+        return seat != CHANCE and (decision[0] == "pref" or self._answering(state, seat))
+
     @staticmethod
     def _answering(state: GemState, seat: int) -> bool:
         head = state.pending[0] if state.pending else {}

@@ -10,16 +10,19 @@ nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Callable
 
 from notation.record import format_record
+from pbem import clock
 from pbem.config import Config
 from pbem.engines.base import CHANCE
 from pbem.mail import compose
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
+from pbem.timekeeping import display, ledger
 
 
 @dataclass
@@ -58,6 +61,8 @@ def news(table: Table, viewer: int) -> list[str]:
     """The plies of this transaction as `viewer` may read them."""
     lines = []
     for happening in table.happenings:
+        if happening.anonymous and happening.seat != viewer:
+            continue  # G39: not even that someone answered; the outcome is news of its own
         text = happening.seen_by(viewer)
         if happening.seat == CHANCE:
             line = f"#{happening.ply} Dealer: {text}" if text else "The dealer dealt."
@@ -101,6 +106,7 @@ def game_mail(config: Config, table: Table, seat: int, report: Report | None = N
     context = {
         "report": report, "notes": list(notes), "news": news(table, seat),
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
+        "clock": display.clock_line(table, seat),  # the time control, and whose time runs
         "move_number": table.next_ply, "finished": finished,
         "game": {"id": game.id, "title": engine.title},
         "players": ", ".join(f"{n + 1} {name}{' (you)' if n == seat else ''}"
@@ -127,7 +133,8 @@ def after_moves(config: Config, table: Table, reports: dict[int, Report],
                 announce: list[str] | tuple = ()) -> None:
     """Mail every seat that should hear of this transaction: each player whose commands
     ran gets their report; the others hear of what they can see, of a turn that is now
-    theirs, and of a game that started or ended."""
+    theirs, and of a game that started or ended. Players who chose the daily digest hear
+    of others' moves only in it (pbem.digest says what stays immediate)."""
     status_changed = table.game.status != table.status_before  # started, ended
     broadcast = list(announce) + [note for report in reports.values() for note in report.notes]
     for seat in table.seats:
@@ -140,10 +147,22 @@ def after_moves(config: Config, table: Table, reports: dict[int, Report],
             send_game_mail(config, table, number, notes=broadcast)
         elif number in table.mailed and not table.happenings:
             continue  # already sent the position (an undo, a comment) in this transaction
+        elif seat.player.digest and not _short_wait_begins(table, number, waiting_before):
+            continue  # the news of others' moves waits for their daily digest
         elif ((number in table.to_act and number not in waiting_before)
               or (any(h.seen_by(number) or h.reveals for h in table.happenings)
                   and not seat.quiet)):
             send_game_mail(config, table, number)
+
+
+def _short_wait_begins(table: Table, seat: int, waiting_before: frozenset[int]) -> bool:
+    """Whether the game has just begun to wait for `seat` with less than a day to its
+    deadline (a reaction window, a short time control): a digest would come too late."""
+    if seat not in table.to_act or seat in waiting_before:
+        return False
+    deadline = next((w.deadline for w in ledger.waiting_on(table.game.id) if w.seat == seat),
+                    None)
+    return deadline is not None and deadline - clock.now() < dt.timedelta(days=1)
 
 
 def to_everyone(config: Config, table: Table, notes_for: Callable[[int], list[str]],

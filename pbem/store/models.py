@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateTimeField,
-                    ForeignKeyField, IntegerField, Model, TextField)
+from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateField,
+                    DateTimeField, ForeignKeyField, IntegerField, Model, TextField)
 
 #: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
 #: declared once, the database is chosen at run time from the configuration).
@@ -43,6 +43,8 @@ class Player(BaseModel):
     name = CharField()
     confirmed = BooleanField(default=False)  # has shown they receive mail at `email`
     created = DateTimeField(default=utcnow)
+    digest = BooleanField(default=False)  # one mail a day instead of one per move
+    digest_sent = DateField(null=True)  # the digest day last claimed (pbem.digest)
 
 
 class Game(BaseModel):
@@ -50,7 +52,7 @@ class Game(BaseModel):
     options = JSONField()
     seed = CharField()  # secret until the game ends
     commitment = CharField()  # its SHA-256, published at the start
-    status = CharField(default="inviting", index=True)  # inviting running finished cancelled
+    status = CharField(default="inviting")  # inviting running finished cancelled
     plies = IntegerField(default=0)  # moves in the log
     state = JSONField(null=True)  # snapshot after the last move
     result = CharField(default="*")
@@ -58,6 +60,15 @@ class Game(BaseModel):
     creator = ForeignKeyField(Player, null=True, backref="created_games")
     created = DateTimeField(default=utcnow)
     updated = DateTimeField(default=utcnow, index=True)
+
+    class Meta:
+        # The archive index's pages (pbem.web.search): each index holds every column its
+        # filters compare, so a page's ids are read from one index, newest first, never
+        # from the rows and their snapshots. Led by id: no filter, or result=; by engine:
+        # game=; by status: status= (and any other lookup by status).
+        indexes = ((("id", "engine", "status", "result"), False),
+                   (("engine", "id", "status", "result"), False),
+                   (("status", "id", "engine", "result"), False))
 
 
 class Seat(BaseModel):
@@ -80,6 +91,7 @@ class Move(BaseModel):
     state = JSONField()  # snapshot after this move
     visible = JSONField(default=dict)  # what each seat ('0', '1', …; 'public') may read of it
     source = CharField(default="")  # the Message-ID it came in, 'cli', 'dealer'
+    anonymous = BooleanField(default=False)  # the others may not learn who (engine.anonymous)
     created = DateTimeField(default=utcnow)
 
     class Meta:
@@ -128,4 +140,43 @@ class Request(BaseModel):
     created = DateTimeField(default=utcnow)
 
 
-MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request)
+
+class TimeControl(BaseModel):
+    """A game's time control (pbem.timekeeping.controls): seconds per move, or a bank
+    with an increment, or neither (no limit); and what a timeout does."""
+    game = ForeignKeyField(Game, unique=True, backref="time_controls", on_delete="CASCADE")
+    per_move = IntegerField(default=0)  # seconds for each wait; 0: a bank, or no limit
+    bank = IntegerField(default=0)  # seconds each seat starts with
+    increment = IntegerField(default=0)  # seconds added after each of a seat's moves
+    timeout = CharField(default="forfeit")  # forfeit or auto
+
+
+class Clock(BaseModel):
+    """One seat's clock in one game (pbem.timekeeping.ledger): whether the game waits for
+    the seat, since when, the time left, and when the scheduler must look at it next."""
+    game = ForeignKeyField(Game, backref="clocks", on_delete="CASCADE")
+    seat = IntegerField()
+    waiting = BooleanField(default=False)  # the game waits for this seat
+    window = BooleanField(default=False)  # ... for an answer in a reaction window
+    since = DateTimeField(null=True)  # when this wait began
+    bank = IntegerField(default=0)  # seconds left as of `settled`
+    allotted = IntegerField(default=0)  # seconds left when this wait began
+    settled = DateTimeField(null=True)  # running since then; None: stopped or paused
+    reminded = IntegerField(default=0)  # reminders sent in this wait: 0, 1 (half), 2
+    due = DateTimeField(null=True, index=True)  # when the scheduler looks next
+    claimed_until = DateTimeField(null=True)  # a scheduler is on it until then
+
+    class Meta:
+        indexes = ((("game", "seat"), True),)
+
+
+class Vacation(BaseModel):
+    """A player's vacation: the clocks of all their games stand still meanwhile."""
+    player = ForeignKeyField(Player, backref="vacations", on_delete="CASCADE")
+    start = DateTimeField()
+    until = DateTimeField(index=True)  # as asked
+    ended = DateTimeField(null=True, index=True)  # when it really ended (off, or until)
+
+
+MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
+          TimeControl, Clock, Vacation)

@@ -1,0 +1,175 @@
+"""The scheduler's deadline job: remind whoever the game waits for, and act when their
+time has run out.
+
+Deadlines live in the clock table (`Clock.due`), so they survive restarts. Each due row
+is first claimed with a conditional UPDATE (…WHERE claimed_until IS NULL OR claimed_until
+< now, the outbox's pattern), so a second scheduler by accident skips it; then, under the
+game's lock (`Table.load`), the row is read again and acted on only if it is still
+current: a move that arrived meanwhile has stopped or restarted the clock.
+
+At the end of a wait: a reaction window's silence is a pass; a decision the rulings give
+a default (6 nimmt!'s lowest card, Gem Forge's, Onix's part 2) is played; otherwise
+`timeout=auto` plays a random legal decision and `timeout=forfeit` ends the game. Every
+move played for a player has the source `timeout` and the record comment
+`{NAME: automatic: time ran out}` (a hidden one: only once the record is published).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+
+from pbem import clock
+from pbem.config import Config
+from pbem.mail import notify
+from pbem.play import Table
+from pbem.store import Comment, transaction
+from pbem.store.models import Clock
+from pbem.timekeeping import controls, ledger, vacations
+
+log = logging.getLogger(__name__)
+CLAIM = dt.timedelta(minutes=5)  # longer than acting on one game may take
+MAX_STEPS = 20  # decisions played for one seat at one timeout (a whole Gem Forge turn)
+
+
+def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200) -> int:
+    """End due vacations, then act on every due clock; returns how many acted."""
+    now = now or clock.now()
+    acted = vacations.end_due(config, now)
+    due = (Clock.select(Clock.id).where(Clock.due <= now).order_by(Clock.due, Clock.id)
+           .limit(limit))
+    for row in list(due):
+        if not claim(row.id, now):
+            continue  # another scheduler has it
+        try:
+            with transaction():
+                acted += act(config, row.id, now)
+        except Exception:  # the claim runs out, and a later run tries again
+            log.exception("acting on clock %s failed", row.id)
+    return acted
+
+
+def claim(clock_id: int, now: dt.datetime) -> bool:
+    """Atomically mark a due clock as ours for a while; False if someone else has it."""
+    with transaction():
+        claimed = (Clock.update(claimed_until=now + CLAIM)
+                   .where((Clock.id == clock_id) & (Clock.due <= now)
+                          & (Clock.claimed_until.is_null() | (Clock.claimed_until < now)))
+                   .execute())
+    return claimed == 1
+
+
+def act(config: Config, clock_id: int, now: dt.datetime) -> int:
+    """Remind or time out, if the clock is still due once the game is locked; 1 if acted."""
+    row = Clock.get_or_none(Clock.id == clock_id)
+    if row is None:
+        return 0
+    table = Table.load(row.game_id)
+    row = Clock.get_or_none(Clock.id == clock_id)  # read again under the game's lock
+    try:
+        if row is None or not (row.waiting and row.due is not None and row.due <= now):
+            return 0  # the player moved meanwhile
+        if row.seat not in table.to_act:
+            ledger.settle(table, now)  # a clock out of step with the game: mend it
+            return 0
+        if ledger.remaining(row, now) <= 0:
+            time_out(config, table, row, now)
+        else:
+            remind(config, table, row, now)
+        return 1
+    finally:
+        Clock.update(claimed_until=None).where(Clock.id == clock_id).execute()
+
+
+# -- reminders -------------------------------------------------------------------------
+
+def remind(config: Config, table: Table, row: Clock, now: dt.datetime) -> None:
+    """The seat's own game mail (its view, its prompt) with how much time is left."""
+    left = ledger.remaining(row, now)
+    row.reminded = 2 if left <= ledger.last_call(row) else 1
+    row.due = ledger.next_due(row)
+    row.save(only=[Clock.reminded, Clock.due])
+    notify.send_game_mail(config, table, row.seat, notes=[reminder(table, row, now)])
+
+
+def reminder(table: Table, row: Clock, now: dt.datetime) -> str:
+    left = controls.words(ledger.remaining(row, now))
+    until = controls.when(ledger.deadline(row))
+    if row.window:
+        return (f"Reminder: game #{table.game.id} waits for your answer ({left} left, until "
+                f"{until}). If none comes, it counts as a pass.")
+    half = "half your time is gone" if row.reminded == 1 else "your time is nearly up"
+    return (f"Reminder: game #{table.game.id} waits for you, and {half}: {left} left, until "
+            f"{until}. Then {consequence(table, row)}.")
+
+
+def consequence(table: Table, row: Clock) -> str:
+    default = table.engine.default_decision(table.state, row.seat)
+    if default is not None:
+        text = table.engine.notation(table.state, row.seat, default)
+        return f"the server plays `{text}` for you"
+    if controls.of(table.game.id).timeout == "auto":
+        return "the server plays a random legal move for you"
+    return "you lose the game (forfeit)"
+
+
+# -- timeouts --------------------------------------------------------------------------
+
+def time_out(config: Config, table: Table, row: Clock, now: dt.datetime) -> None:
+    """Play for the seat what the rulings or `timeout=auto` say, or end the game."""
+    seat, game = row.seat, table.game
+    waiting_before = table.to_act
+    played = play_for(table, row)
+    name = table.names[seat]
+    if still_waiting(table, row):  # no default, and timeout=forfeit: everyone is told
+        table.resign(seat, why=f"{name} ran out of time")
+        announce = [f"{name}'s time ran out in game #{game.id}: the game is over."]
+        notify.after_moves(config, table, {}, waiting_before, announce=announce)
+        return
+    if table.game.status != "running":  # the move played for them ended the game
+        announce = [f"{name}'s time ran out in game #{game.id}; the server played for "
+                    f"them: {', '.join(played)}."]
+        notify.after_moves(config, table, {}, waiting_before, announce=announce)
+        return
+    if row.window:
+        note = "Your time to answer ran out: that counts as a pass."
+    else:
+        note = f"Your time ran out, so the server played for you: {', '.join(played)}."
+    reports = {seat: notify.Report(notes=[note])}  # to them alone
+    from pbem.commands import resume_held  # commands needs this package: import late
+    resume_held(config, table, reports)
+    notify.after_moves(config, table, reports, waiting_before)
+
+
+def play_for(table: Table, row: Clock) -> list[str]:
+    """The decisions played for the seat, until the game no longer waits for it in this
+    wait (a turn of several decisions is played out)."""
+    auto = row.window or controls.of(table.game.id).timeout == "auto"
+    played = []
+    for _ in range(MAX_STEPS):
+        if not still_waiting(table, row):
+            break
+        state, seat = table.state, row.seat
+        decision = table.engine.default_decision(state, seat)
+        if decision is None and auto:
+            rng = random.Random(f"{table.game.seed}:{table.game.plies}:{seat}")
+            decision = table.engine.random_decision(state, seat, rng)
+        if decision is None:
+            break
+        text = table.engine.notation(state, seat, decision)
+        public = table.engine.visible_notation(state, seat, decision, None) is not None
+        ply = table.next_ply
+        table.play(seat, text, source=ledger.AUTOMATIC)
+        if public:  # a hidden one is marked in the record only (Table.record_game)
+            Comment.create(game=table.game, ply=ply, seat=seat, text=ledger.AUTOMATIC_NOTE)
+        played.append(text)
+    return played
+
+
+def still_waiting(table: Table, row: Clock) -> bool:
+    """Whether the game still waits for the seat in the same wait that ran out."""
+    if table.game.status != "running" or row.seat not in table.to_act:
+        return False
+    fresh = Clock.get_or_none(Clock.id == row.id)
+    return fresh is not None and fresh.waiting and fresh.since == row.since

@@ -1,0 +1,171 @@
+"""Each seat's clock, kept as the game moves: whom the game waits for, since when, and
+how much time they have left.
+
+`settle(table)` runs inside every write of a game (`Table._save`, `_finish`, `cancel`).
+It compares whom the engine now waits for with the clock rows of the game's seats and
+touches only the rows whose waiting changed, so a move costs the same at ply 300 as at
+ply 3. A running clock is `bank` seconds as of `settled`; stopping it (the seat moved, or
+went on vacation) subtracts the time used. `due` is the next moment the scheduler must
+look at the row: the half-time reminder, the last reminder, or the deadline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from pbem import clock
+from pbem.engines.base import CHANCE
+from pbem.store.models import Clock, Game, Seat, Vacation
+from pbem.timekeeping import controls
+from pbem.timekeeping.controls import WINDOW, Control
+
+DAY = 86400
+#: A move the server played for a player whose time ran out: its source in the move log,
+#: and its comment in the record. A hidden one (a secret choice, a window's pass) gets the
+#: comment only in the record (`Table.record_game`): that it was automatic would tell the
+#: others something (the lowest card in a hand; whom a window asked, RULINGS G39).
+AUTOMATIC, AUTOMATIC_NOTE = "timeout", "automatic: time ran out"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A seat the game waits for: since when, until when (None: no limit, or paused)."""
+    seat: int
+    since: dt.datetime
+    deadline: dt.datetime | None
+    window: bool  # an answer in a reaction window (whom it asks is secret, RULINGS G39)
+    paused: bool  # the player is on vacation
+
+
+def waiting_on(game_id: int) -> list[Waiting]:
+    """The seats game `game_id` waits for, in seat order, with since when and until when.
+
+    For reminders and digests: a window's seats are private to each of them (G39), so a
+    caller tells a seat only about its own wait when `window` is set.
+    """
+    rows = (Clock.select().where((Clock.game == game_id) & Clock.waiting)
+            .order_by(Clock.seat))
+    return [Waiting(row.seat, row.since, deadline(row), row.window,
+                    row.settled is None and row.bank > 0 and not row.window)
+            for row in rows]
+
+
+def deadline(row: Clock) -> dt.datetime | None:
+    if not row.waiting or row.settled is None:
+        return None
+    return row.settled + dt.timedelta(seconds=row.bank)
+
+
+def remaining(row: Clock, now: dt.datetime) -> float:
+    """Seconds left on the seat's clock at `now`."""
+    if row.settled is None:
+        return row.bank
+    return row.bank - (now - row.settled).total_seconds()
+
+
+def last_call(row: Clock) -> float:
+    """Seconds left when the second reminder goes: a tenth of the wait, at most a day."""
+    return min(row.allotted / 10, DAY)
+
+
+def next_due(row: Clock) -> dt.datetime | None:
+    """When the scheduler must next look: the next reminder not yet sent, or the end."""
+    if not row.waiting or row.settled is None:
+        return None
+    thresholds = [row.allotted / 2, last_call(row), 0]  # seconds left at each event
+    left = thresholds[min(row.reminded, 2)]
+    return row.settled + dt.timedelta(seconds=row.bank - left)
+
+
+# -- bookkeeping on every write ------------------------------------------------------
+
+def settle(table, now: dt.datetime | None = None) -> None:
+    """Bring the game's clock rows in line with whom the engine waits for now."""
+    now = now or clock.now()
+    game = table.game
+    waiting = (table.to_act - {CHANCE}) if game.status == "running" else frozenset()
+    rows = {row.seat: row for row in Clock.select().where(Clock.game == game.id)}
+    window = bool(waiting) and table.engine.shown_to_act(table.state, None) is None
+    was = {seat: row.window for seat, row in rows.items() if row.waiting}
+    if was == dict.fromkeys(waiting, window):
+        return  # the same seats wait as before (most decisions within a turn)
+    control = controls.of(game.id)
+    for seat in table.seats:
+        number = seat.number
+        row = rows.get(number)
+        if row is None:
+            if number not in waiting:
+                continue
+            row = Clock(game=game.id, seat=number, bank=control.bank)
+        if row.waiting and (number not in waiting or row.window != window):
+            stop(row, control, now)
+        if number in waiting and not row.waiting:
+            paused = control.limited and not window and on_vacation(seat.player_id, now)
+            begin(row, control, now, window, paused)
+        if row.id is None:
+            row.save()
+        elif row.is_dirty():  # only what changed: a scheduler's claim is not ours to reset
+            row.save(only=row.dirty_fields)
+
+
+def begin(row: Clock, control: Control, now: dt.datetime, window: bool,
+          paused: bool) -> None:
+    """The game starts waiting for the seat: a fresh wait, reminders to come."""
+    row.waiting, row.window, row.since, row.reminded = True, window, now, 0
+    if window:
+        row.bank = WINDOW  # a window's deadline is its own; vacations do not stop it
+    elif control.per_move:
+        row.bank = control.per_move
+    elif not control.bank:
+        row.bank = 0
+    row.allotted = row.bank
+    running = window or (control.limited and not paused)
+    row.settled = now if running else None
+    row.due = next_due(row)
+
+
+def stop(row: Clock, control: Control, now: dt.datetime) -> None:
+    """The game no longer waits for the seat: a bank keeps what is left, plus the
+    increment for the move."""
+    if control.bank and not row.window:
+        row.bank = max(0, int(remaining(row, now))) + control.increment
+    row.waiting, row.window, row.settled, row.due, row.reminded = False, False, None, None, 0
+
+
+# -- vacations -----------------------------------------------------------------------
+
+def on_vacation(player_id: int, now: dt.datetime) -> bool:
+    return (Vacation.select().where((Vacation.player == player_id) & Vacation.ended.is_null()
+                                    & (Vacation.start <= now) & (Vacation.until > now))
+            .exists())
+
+
+def pause(game_id: int, seat: int, now: dt.datetime) -> bool:
+    """Stop a seat's running clock (not a window's); True if it was running."""
+    row = Clock.get_or_none((Clock.game == game_id) & (Clock.seat == seat))
+    if row is None or not row.waiting or row.window or row.settled is None:
+        return False
+    row.bank = max(0, int(remaining(row, now)))
+    row.settled, row.due = None, None
+    row.save(only=row.dirty_fields)
+    return True
+
+
+def resume(game_id: int, seat: int, now: dt.datetime) -> bool:
+    """Start a paused clock again where it stood; True if it was paused."""
+    row = Clock.get_or_none((Clock.game == game_id) & (Clock.seat == seat))
+    if (row is None or not row.waiting or row.window or row.settled is not None
+            or not controls.of(game_id).limited):
+        return False
+    row.settled = now
+    row.due = next_due(row)
+    row.save(only=row.dirty_fields)
+    return True
+
+
+def running_seats(player_id: int) -> list[Seat]:
+    """The player's seats in running games, with their games (for pausing and resuming)."""
+    return list(Seat.select(Seat, Game).join(Game)
+                .where((Seat.player == player_id) & (Game.status == "running"))
+                .order_by(Game.id))
