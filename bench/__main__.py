@@ -1,9 +1,9 @@
-"""`python -m bench [--seconds S]`: run every benchmark (engines, then mail end to end)
-and print its figures."""
+"""`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end, then
+the web archive) and print its figures."""
 
 import argparse
 
-from bench import engines, mail
+from bench import engines, mail, web
 
 
 def main() -> None:
@@ -13,6 +13,7 @@ def main() -> None:
     args = parser.parse_args()
     engines.run(args.seconds)
     mail.run(args.seconds)
+    web.run(args.seconds)
 
 
 main()

@@ -1,0 +1,107 @@
+"""One HTML page of a whole game, made for paper: who played, how it ended, the options,
+every ply with the players' comments, and a diagram every N plies.
+
+The same page for the web (`/games/ID/print?every=N`) and for `pbem export --format
+html`, rendered from templates/web/print.html outside any Flask request so the CLI needs
+no app. What it shows follows the other exports: while a game runs, each ply as the
+public may read it (a secret choice stays one), diagrams from the public view, no seed;
+after the end, every ply in full and the seed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from pbem.engines.base import CHANCE
+from pbem.engines.game import DEALER
+from pbem.export.diagram import move_seen, ply_svg
+from pbem.export.source import ExportError, is_over
+from pbem import TEMPLATES
+from pbem.play import Table
+from pbem.store import Comment, Move
+
+DEFAULT_EVERY = 20
+MAX_DIAGRAMS = 100  # a page of a 700-ply game with a diagram every ply is not a print
+DIAGRAM_PIXELS = 360  # drawn at this size; the print CSS sets the width on paper
+
+_ENV = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
+                   autoescape=select_autoescape(["html"]), trim_blocks=True,
+                   lstrip_blocks=True)
+
+
+@dataclass
+class PlyLine:
+    ply: int
+    who: str
+    text: str
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Stretch:
+    """Plies printed together, and the diagram of the position after the last of them."""
+    plies: list[PlyLine]
+    diagram: Markup | None = None
+    after: int = 0
+
+
+def parse_every(text: str | None, plies: int) -> int:
+    """`every=N`: a diagram after every N plies (0: none); ExportError 400 otherwise."""
+    if text is None or not text.strip():
+        return DEFAULT_EVERY
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
+        raise ExportError(400, f"every={text!r} is not a number: write every=20 for a "
+                               f"diagram every 20 plies, or every=0 for none.")
+    every = int(text)
+    if every and -(-plies // every) > MAX_DIAGRAMS:
+        raise ExportError(400, f"every={every} would print {-(-plies // every)} diagrams; "
+                               f"at most {MAX_DIAGRAMS}: write every="
+                               f"{-(-plies // MAX_DIAGRAMS)} or more.")
+    return every
+
+
+def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> str:
+    """The whole page as HTML text."""
+    game, names = table.game, table.names
+    comments = _comments(table)
+    lines = [PlyLine(move.ply, DEALER if move.seat == CHANCE else names[move.seat],
+                     move_seen(table, move), comments.get(move.ply, []))
+             for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible)
+             .where(Move.game == game).order_by(Move.ply)]
+    stretches = _stretches(table, lines, every)
+    options = [(option.name, game.options.get(option.name, option.default))
+               for option in table.engine.options]
+    # The players as the record names their seats: Onyx's Black and White, else Seat 1…
+    seats = [(re.sub(r"(\D)(\d)", r"\1 \2", tag), name) for tag, name
+             in table.engine.record_tags(game.options, names)[-len(names):]]
+    return _ENV.get_template("web/print.html").render(
+        game=game, title=table.engine.title, names=names, seats=seats, options=options,
+        over=is_over(table), dealt=table.engine.dealt, opening=comments.get(0, []),
+        stretches=stretches, every=every, base_url=base_url.rstrip("/"))
+
+
+def _comments(table: Table) -> dict[int, list[str]]:
+    """The players' `say` comments by the ply they follow (0: before the first move)."""
+    by_ply: dict[int, list[str]] = {}
+    for comment in (Comment.select().where(Comment.game == table.game)
+                    .order_by(Comment.created, Comment.id)):
+        by_ply.setdefault(max(comment.ply, 0), []).append(
+            f"{table.names[comment.seat]}: {comment.text}")
+    return by_ply
+
+
+def _stretches(table: Table, lines: list[PlyLine], every: int) -> list[Stretch]:
+    if not every:
+        return [Stretch(lines)]
+    stretches = []
+    for start in range(0, len(lines), every):
+        part = lines[start:start + every]
+        after = part[-1].ply
+        svg = ply_svg(table, after, DIAGRAM_PIXELS)
+        stretches.append(Stretch(part, Markup(svg), after))
+    return stretches or [Stretch([], Markup(ply_svg(table, 0, DIAGRAM_PIXELS)), 0)]
