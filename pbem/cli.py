@@ -5,9 +5,13 @@
     pbem selfplay GAME [--players N] [--seed S] [--option K=V]...
     pbem games                           the games and their options
     pbem serve                           web, mail in and scheduler in one process
+    pbem worker                          mail in and scheduler, no web (production)
+    pbem status                          database, outbox backlog; exit 1 when unreachable
     pbem new GAME --player EMAIL... [--option K=V]...   start a game at once; prints its id
     pbem ingest < MESSAGE                one mail from an MTA pipe (exit 75: try later)
     pbem deliver                         send what is due in the outbox now
+    pbem export ID [--format record|sgf|svg|html] [--output FILE]   a game, as the web has it
+    pbem export --all [--game GAME] --output FILE.zip   every finished game's record
 
 The server commands read their settings from PBEM_* environment variables (README.md).
 """
@@ -22,6 +26,7 @@ from notation.record import RecordSyntaxError, format_record, parse_records
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, selfplay
+from pbem.export.command import add_arguments as export_arguments  # light: no store
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,6 +67,14 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the server: web, mail in, scheduler")
     serve.set_defaults(run=_serve)
 
+    worker = commands.add_parser("worker", help="run mail in and the scheduler, without the "
+                                 "web (which runs under gunicorn: pbem.web.wsgi:app)")
+    worker.set_defaults(run=_worker)
+
+    status = commands.add_parser("status", help="is the database reachable, how much mail "
+                                 "waits to go out (exit 1: the database does not answer)")
+    status.set_defaults(run=_status)
+
     new = _game_parser(commands, "new", "start a game at once and mail its players")
     new.add_argument("--player", action="append", default=[], metavar="EMAIL",
                      help="a player's address, in seat order (Onyx: Black first)")
@@ -72,6 +85,11 @@ def _parser() -> argparse.ArgumentParser:
 
     deliver = commands.add_parser("deliver", help="send what is due in the outbox now")
     deliver.set_defaults(run=_deliver)
+
+    export = commands.add_parser("export", help="a game's record, SGF, SVG or print page; "
+                                 "--all: a zip of finished records")
+    export_arguments(export)
+    export.set_defaults(run=_export)
     return parser
 
 
@@ -165,12 +183,18 @@ def _option_pair(text: str) -> tuple[str, str]:
 
 
 def _games(args) -> int:
+    from pbem.timekeeping.controls import DEFAULTS, FALLBACK  # the server's own options
     for engine in ENGINES.values():
         players = (f"{engine.min_players}" if engine.min_players == engine.max_players
                    else f"{engine.min_players}-{engine.max_players}")
         print(f"{engine.id}: {engine.title}, {players} players")
         for option in engine.options:
             print(f"    {option.name}={option.default}  {option.help}")
+        time, timeout = DEFAULTS.get(engine.id, FALLBACK)
+        print(f"    time={time}  the clock: 3d for each move, 10d+2d a bank of 10 days plus "
+              f"2 after each move, or none")
+        print(f"    timeout={timeout}  when a player's time runs out: forfeit (they lose) "
+              f"or auto (a move is played for them)")
     return 0
 
 
@@ -193,6 +217,23 @@ def _serve(args) -> int:
     from pbem.server import serve
     serve(Config.from_environment())
     return 0
+
+
+def _worker(args) -> int:
+    from pbem.config import Config
+    from pbem.worker import work
+    try:
+        work(Config.from_environment())
+    except (ValueError, OSError) as error:  # a setting we cannot use, a port taken
+        print(f"pbem worker: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _status(args) -> int:
+    from pbem.config import Config
+    from pbem.status import print_status
+    return print_status(Config.from_environment())
 
 
 def _new(args) -> int:
@@ -224,6 +265,11 @@ def _ingest(args) -> int:
         return EX_TEMPFAIL
     print(outcome)
     return 0
+
+
+def _export(args) -> int:
+    from pbem.export.command import run
+    return run(args)
 
 
 def _deliver(args) -> int:

@@ -33,6 +33,16 @@ class Config:
     base_url: str = ""                           # PBEM_BASE_URL: links in mail
     max_message_bytes: int = 1_000_000           # PBEM_MAX_MESSAGE_BYTES
     rate_limit: int = 120                        # PBEM_RATE_LIMIT: mails per sender per hour
+    digest_hour: int = 7                         # PBEM_DIGEST_HOUR: daily digests (UTC)
+    authserv_id: str = ""                        # PBEM_AUTHSERV_ID: trust this MTA's DMARC
+    log_format: str = "text"                     # PBEM_LOG_FORMAT: text or json
+    imap_host: str = ""                          # PBEM_IMAP_HOST: poll a mailbox ('' = off)
+    imap_port: int = 0                           # PBEM_IMAP_PORT: 0 = 993 with SSL, else 143
+    imap_user: str = ""                          # PBEM_IMAP_USER
+    imap_password: str = ""                      # PBEM_IMAP_PASSWORD (or _PASSWORD_FILE)
+    imap_folder: str = "INBOX"                   # PBEM_IMAP_FOLDER: where pbem's mail lands
+    imap_ssl: bool = True                        # PBEM_IMAP_SSL: IMAP over TLS (port 993)
+    imap_interval: int = 60                      # PBEM_IMAP_INTERVAL: seconds between polls
 
     @property
     def address(self) -> str:
@@ -58,10 +68,26 @@ class Config:
             base_url=get("PBEM_BASE_URL", cls.base_url),
             max_message_bytes=int(get("PBEM_MAX_MESSAGE_BYTES", cls.max_message_bytes)),
             rate_limit=int(get("PBEM_RATE_LIMIT", cls.rate_limit)),
+            digest_hour=int(get("PBEM_DIGEST_HOUR", cls.digest_hour)) % 24,
+            authserv_id=get("PBEM_AUTHSERV_ID", cls.authserv_id).strip(),
+            log_format=get("PBEM_LOG_FORMAT", cls.log_format).strip().lower() or "text",
+            imap_host=get("PBEM_IMAP_HOST", cls.imap_host).strip(),
+            imap_port=int(get("PBEM_IMAP_PORT") or cls.imap_port),
+            imap_user=get("PBEM_IMAP_USER", cls.imap_user),
+            imap_password=(get("PBEM_IMAP_PASSWORD")
+                           or _file_text(get("PBEM_IMAP_PASSWORD_FILE", ""))),
+            imap_folder=get("PBEM_IMAP_FOLDER") or cls.imap_folder,
+            imap_ssl=get("PBEM_IMAP_SSL", "yes").strip().lower() not in ("0", "no", "false", "off"),
+            imap_interval=max(int(get("PBEM_IMAP_INTERVAL") or cls.imap_interval), 1),
         )
         if not config.secret_key:
             config = replace(config, secret_key=local_secret(Path(workdir)))
         return config
+
+
+def _file_text(path: str) -> str:
+    """A secret kept in a file (a systemd credential, a mounted secret); '' for no path."""
+    return Path(path).read_text().strip() if path else ""
 
 
 def local_secret(workdir: Path) -> str:

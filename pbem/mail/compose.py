@@ -16,16 +16,15 @@ from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formataddr, formatdate
-from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbem import TEMPLATES
 from pbem.config import Config
 
 UTF8 = Charset("utf-8")
 UTF8.body_encoding = QP  # readable in any client's "view source", unlike base64
 SUFFIX = {"plain": "txt", "html": "html"}
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 LOOP_HEADER = "X-Pbem-Loop"
 
 

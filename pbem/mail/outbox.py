@@ -5,22 +5,30 @@ when the transaction that played the move commits, so a crash never sends news o
 that was not stored, nor loses the news of one that was. `deliver_due` hands due messages
 to the relay (`PBEM_SMTP_RELAY`) or, without one, to a local maildir, and on failure
 retries later with a growing pause. Each message is claimed before it is sent, so two
-deliverers never send the same message.
+deliverers (two `pbem worker`s on one PostgreSQL database) never send the same message;
+a claim lasts two minutes, after which a deliverer that died mid-batch is taken over.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import email.policy
+import logging
 import mailbox
 import smtplib
 from email.message import Message
+from email.parser import BytesHeaderParser
 
 from pbem.config import Config, host_port
+from pbem.logs import about_mail
 from pbem.store import Game, Outbox
+from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 
+log = logging.getLogger(__name__)
+
 CLAIM = dt.timedelta(minutes=2)  # longer than one SMTP conversation may take
+BATCH = 10  # claimed at a time: all sent well within CLAIM, even through a slow relay
 FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds: 30 s, 1 min, 2 min, … at most an hour
 
 
@@ -35,38 +43,64 @@ def retry_pause(attempts: int) -> dt.timedelta:
 
 
 def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200) -> int:
-    """Send what is due; returns how many were sent. Safe to run in several processes."""
-    now = now or utcnow()
-    due = (Outbox.select(Outbox.id).where(Outbox.sent.is_null() & (Outbox.next_attempt <= now))
-           .order_by(Outbox.id).limit(limit))
-    sent = 0
+    """Send what is due; returns how many were sent. Safe to run in several processes:
+    each claims a few messages at a time and sends only what it claimed."""
+    clock = (lambda: now) if now is not None else utcnow  # tests pass a later `now`
+    sent = handled = 0
     with Transport(config) as transport:
-        for row in list(due):
-            if not _claim(row.id, now):
-                continue  # another deliverer has it
-            mail = Outbox.get_by_id(row.id)
-            try:
-                transport.send(mail.recipient, bytes(mail.message))
-            except (OSError, smtplib.SMTPException) as error:
-                attempts = mail.attempts + 1
-                Outbox.update(attempts=attempts, claimed_until=None,
-                              last_error=str(error)[:500],
-                              next_attempt=now + retry_pause(attempts)
-                              ).where(Outbox.id == mail.id).execute()
-            else:
-                Outbox.update(sent=utcnow(), attempts=mail.attempts + 1, claimed_until=None,
-                              last_error="").where(Outbox.id == mail.id).execute()
-                sent += 1
+        while handled < limit:
+            claimed = _claim(clock(), min(BATCH, limit - handled))
+            if not claimed:
+                break
+            handled += len(claimed)
+            sent += sum(_send(transport, outbox_id, clock()) for outbox_id in claimed)
     return sent
 
 
-def _claim(outbox_id: int, now: dt.datetime) -> bool:
-    """Atomically mark a message as ours for a while; False if someone else has it."""
+def _claim(now: dt.datetime, size: int) -> list[int]:
+    """Mark up to `size` due messages as ours until `now + CLAIM`; their ids, oldest first.
+
+    One statement, so the claim is atomic. On PostgreSQL the rows are picked with
+    FOR UPDATE SKIP LOCKED: a second deliverer skips the rows this one is claiming and
+    takes the next ones instead of waiting, and a row another one claimed meanwhile is
+    checked again under its lock and left out. SQLite runs one writer at a time.
+    """
+    free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
+    due = (Outbox.select(Outbox.id)
+           .where(Outbox.sent.is_null() & (Outbox.next_attempt <= now) & free)
+           .order_by(Outbox.id).limit(size))
+    if is_postgres():
+        due = due.for_update(skip_locked=True)
     claimed = (Outbox.update(claimed_until=now + CLAIM)
-               .where((Outbox.id == outbox_id) & Outbox.sent.is_null()
-                      & (Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)))
-               .execute())
-    return claimed == 1
+               .where(Outbox.id.in_(due) & Outbox.sent.is_null() & free)
+               .returning(Outbox.id).execute())
+    return sorted(row.id for row in claimed)
+
+
+def _send(transport: "Transport", outbox_id: int, now: dt.datetime) -> int:
+    """Send one claimed message and record how it went; 1 if it was sent."""
+    mail = Outbox.get_by_id(outbox_id)
+    message = bytes(mail.message)
+    with about_mail(_message_id(message), mail.game_id):
+        try:
+            transport.send(mail.recipient, message)
+        except (OSError, smtplib.SMTPException) as error:
+            attempts = mail.attempts + 1
+            pause = retry_pause(attempts)
+            Outbox.update(attempts=attempts, claimed_until=None, last_error=str(error)[:500],
+                          next_attempt=now + pause).where(Outbox.id == mail.id).execute()
+            log.warning("delivery to %s failed (attempt %d, next in %d s): %s",
+                        mail.recipient, attempts, pause.total_seconds(), error)
+            return 0
+        Outbox.update(sent=utcnow(), attempts=mail.attempts + 1, claimed_until=None,
+                      last_error="").where(Outbox.id == mail.id).execute()
+        log.info("sent to %s", mail.recipient)
+        return 1
+
+
+def _message_id(message: bytes) -> str:
+    headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(message)
+    return str(headers.get("Message-ID", "")).strip()
 
 
 class Transport:

@@ -1,8 +1,8 @@
 """The inbound pipeline: every received mail goes through the same short list of steps.
 
-    record → drop duplicates → ignore robots → limit floods → refuse oversized mail
-    → route (by reply token) → authenticate (token + registered From) → extract the text
-    → run the commands
+    record → drop duplicates → ignore robots → limit floods → refuse what failed DMARC
+    at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized mail → route (by reply
+    token) → authenticate (token + registered From) → extract the text → run the commands
 
 Each step is a small function that either lets the mail go on or stops it, saying why in
 the mail's `outcome`, which is stored with the raw bytes. The raw mail is committed before
@@ -23,7 +23,9 @@ from peewee import IntegrityError, OperationalError
 
 from pbem.commands import Speaker, command_lines, player_for, run_game_mail, run_global_mail
 from pbem.config import Config
+from pbem.logs import about_game, about_mail
 from pbem.mail import notify
+from pbem.mail.authentication import dmarc_refusal
 from pbem.mail.compose import LOOP_HEADER, ply_replied_to
 from pbem.mail.inbound import InboundMail, parse_mail, reply_text, robot_reason
 from pbem.mail.tokens import Route, confirm_token, read_route, reply_address
@@ -66,6 +68,13 @@ def receive(config: Config, raw: bytes, envelope_sender: str | None = None,
     the caller can ask the sending MTA to retry; any other problem is recorded.
     """
     intake = Intake(config, parse_mail(raw, envelope_sender, envelope_recipients))
+    with about_mail(intake.mail.message_id):  # every log line until the end names it
+        _run_steps(intake)
+        log.info("mail from %s: %s", intake.mail.sender or "(no From)", intake.outcome)
+    return intake.outcome
+
+
+def _run_steps(intake: Intake) -> None:
     try:
         record(intake)
         with transaction():
@@ -85,7 +94,6 @@ def receive(config: Config, raw: bytes, envelope_sender: str | None = None,
         if intake.row is not None:
             Inbound.update(outcome=intake.outcome[:1000]).where(
                 Inbound.id == intake.row.id).execute()
-    return intake.outcome
 
 
 def record(intake: Intake) -> None:
@@ -130,6 +138,15 @@ def limit_rate(intake: Intake) -> bool:
     return False
 
 
+def require_dmarc(intake: Intake) -> bool:
+    """With PBEM_AUTHSERV_ID set, mail whose From failed DMARC at our MTA (probably
+    forged), or that did not come through it, stops unanswered (pbem.mail.authentication)."""
+    if not intake.config.authserv_id:
+        return False  # the embedded listener: no MTA has checked anything
+    refusal = dmarc_refusal(intake.mail.message, intake.config.authserv_id, intake.mail.sender)
+    return intake.stop(refusal) if refusal else False
+
+
 def refuse_oversized(intake: Intake) -> bool:
     """Too large to be a move: players we know are told; strangers get nothing."""
     limit = intake.config.max_message_bytes
@@ -151,6 +168,7 @@ def route(intake: Intake) -> bool:
         found = read_route(config.secret_key, address, config.domain)
         if found is not None:
             intake.route = found
+            about_game(found.game)
             return False
     tokened = [a for a in mail.recipients if a.startswith("pbem+") and a.endswith(config.domain)]
     if tokened:
@@ -237,5 +255,5 @@ def run_commands(intake: Intake) -> bool:
     return intake.stop(f"done: {len(intake.lines)} line(s)")
 
 
-STEPS = (drop_duplicate, ignore_robots, limit_rate, refuse_oversized, route, authenticate,
-         extract, run_commands)
+STEPS = (drop_duplicate, ignore_robots, limit_rate, require_dmarc, refuse_oversized, route,
+         authenticate, extract, run_commands)

@@ -41,8 +41,28 @@ def open_database(url: str, migrate: bool = True) -> Database:
                          f"not {url.split(':', 1)[0]!r}")
     database.initialize(db)
     if migrate:
-        Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
+        with _migrating_alone(db):
+            Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
     return db
+
+
+#: pg_advisory_lock's key for migrations (any constant bigint; b"pbem" in hex).
+MIGRATION_LOCK = 0x7062656D
+
+
+@contextmanager
+def _migrating_alone(db: Database):
+    """Several processes start at once in production (workers, gunicorn's web workers):
+    on PostgreSQL the others wait here while one upgrades the schema, then find nothing
+    left to do, instead of racing to create the same tables."""
+    if not isinstance(db, PostgresqlDatabase):
+        yield
+        return
+    db.execute_sql("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        yield
+    finally:
+        db.execute_sql("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
 
 
 class ReconnectingPostgres(ReconnectMixin, PostgresqlDatabase):

@@ -1,7 +1,8 @@
-"""The web app (Flask app factory): for now a home page saying how to play by mail.
+"""The web app (Flask app factory): the home page, and the blueprints of the archive.
 
-The archive of games comes with its own blueprints; this keeps `pbem serve` useful from
-the first run: it names the server's address, the games, and the games being played.
+The home page names the server's address, the games and the latest games; the archive
+(index, game pages, players, rules), the exports and the health check are blueprints of
+their own. `pbem serve` runs this app; gunicorn runs it through pbem.web.wsgi.
 """
 
 from __future__ import annotations
@@ -10,15 +11,22 @@ from flask import Blueprint, Flask, current_app, render_template
 
 from pbem.config import Config
 from pbem.engines import ENGINES
-from pbem.mail.compose import TEMPLATES
+from pbem import TEMPLATES
 from pbem.store import Game
+from pbem.web.archive import archive
+from pbem.web.exports import exports
+from pbem.web.game_page import game_page
+from pbem.web.health import health_check
+from pbem.web.rules import rules
 
 home = Blueprint("home", __name__)
 
 
 @home.route("/")
 def index():
-    games = Game.select().order_by(Game.id.desc()).limit(20)
+    # Not the snapshots: a game's state can be large, and the list shows none of it.
+    games = (Game.select(Game.id, Game.engine, Game.status, Game.result)
+             .order_by(Game.id.desc()).limit(20))
     return render_template("web/home.html", config=current_app.config["PBEM"],
                            engines=ENGINES.values(), games=games)
 
@@ -32,4 +40,9 @@ def create_app(config: Config) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES))
     app.config["PBEM"] = config
     app.register_blueprint(home)
+    app.register_blueprint(health_check)  # /healthz, for monitors and load balancers
+    app.register_blueprint(exports)  # records, SGF, SVG, print pages, zip
+    app.register_blueprint(archive)  # /games, /players/<id>: the archive's lists
+    app.register_blueprint(game_page)  # /games/<id>: one game, any ply
+    app.register_blueprint(rules)  # /rules/<engine>, its notation guide
     return app

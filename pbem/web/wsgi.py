@@ -1,0 +1,36 @@
+"""The web app for a WSGI server: `gunicorn -w 4 'pbem.web.wsgi:app'` in production.
+
+Built from the PBEM_* environment like every other command. The schema is brought up to
+date once at import (PostgreSQL serialises concurrent upgrades), and the connection is
+closed straight after, so nothing open is inherited across gunicorn's fork (with or
+without --preload). A request connects at its first query (peewee's autoconnect) and
+closes at its end: a worker holds no connection while idle, and a database restart
+costs one request at most. Mail in and the scheduler run elsewhere, in `pbem worker`.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from pbem.config import Config
+from pbem.logs import install_logging
+from pbem.store import database, open_database
+from pbem.web import create_app
+
+
+def create_wsgi_app(config: Config) -> Flask:
+    install_logging(config)
+    open_database(config.database_url).close()
+    app = create_app(config)
+
+    @app.teardown_request
+    def disconnect(error) -> None:
+        # peewee connected at the request's first query (if it made one); a page that
+        # cannot reach the database fails alone, and /healthz answers 503.
+        if not database.is_closed():
+            database.close()
+
+    return app
+
+
+app = create_wsgi_app(Config.from_environment())

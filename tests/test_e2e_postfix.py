@@ -1,0 +1,202 @@
+"""End to end through real mail servers: players → Postfix → pbem → Postfix → Dovecot.
+
+pbem runs as deploy/'s systemd unit says (its ExecStart, user, directory, environment
+file), behind a Postfix configured with deploy/'s snippets, on PostgreSQL when
+PBEM_TEST_DATABASE_URL names one (as in CI) and on a SQLite file otherwise. Players send
+with smtplib to Postfix and read their mail over IMAP from Dovecot. The worker is stopped
+in the middle of a game: Postfix must keep the move sent meanwhile and hand it over after
+the restart, and in the end every mail pbem sent has arrived exactly once. The pipe
+alternative (`pbem ingest` run by Postfix) and the web unit (gunicorn) are run too.
+
+Everything runs on loopback in a scratch directory (tests/mailservers.py); Postfix
+delivers nowhere but the two test domains. Servers that cannot start fail the test with
+their log.
+"""
+
+import email
+import email.policy
+import inspect
+import json
+import re
+import secrets
+import shutil
+import urllib.request
+
+import pytest
+
+from databases import POSTGRES
+from mailservers import (DEPLOY, PLAYERS_DOMAIN, Dovecot, MailPlayer, PbemService, Postfix,
+                         Site, body, free_port, give_to_service_user, install_pbem,
+                         lmtp_transport, pipe_transport, players_transport, scratch_directory,
+                         wait_for, wipe_postgres)
+
+ALICE, BOB = f"alice@{PLAYERS_DOMAIN}", f"bob@{PLAYERS_DOMAIN}"
+
+
+@pytest.fixture
+def site():
+    root = scratch_directory("pbem-e2e-")
+    site = Site(root, lmtp_port=free_port(), relay_port=free_port())
+    site.state.mkdir()
+    give_to_service_user(site.state)  # /var/lib/pbem belongs to the service user
+    install_pbem(site)
+    settings = {"PBEM_SECRET_KEY": secrets.token_hex(32)}
+    if POSTGRES:
+        wipe_postgres(POSTGRES)
+        settings["PBEM_DATABASE_URL"] = POSTGRES
+    site.write_env_file(settings)
+    yield site
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def dovecot(site):
+    server = Dovecot(site.root / "dovecot", [ALICE, BOB])
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def mta(site, dovecot):
+    """Start Postfix with deploy/'s transport map as installed ('lmtp') or switched to
+    its pipe alternative ('pipe'); stopped at the end whatever happened."""
+    servers = []
+
+    def start(kind: str) -> Postfix:
+        transport = lmtp_transport(site) if kind == "lmtp" else pipe_transport(site)
+        server = Postfix(site, transport + players_transport(dovecot),
+                         master_extra=site.deployed("postfix/master.cf.snippet"))
+        servers.append(server)
+        return server.start()
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def worker(site):
+    service = PbemService(site, "systemd/pbem-worker.service")
+    yield service
+    service.stop()
+
+
+def start_onyx(worker: PbemService) -> int:
+    done = worker.pbem("new", "onyx", "--player", ALICE, "--player", BOB)
+    return int(done.stdout.decode().split()[-1])
+
+
+def delivered_everything(postfix: Postfix, worker: PbemService) -> bool:
+    """Nothing waits, neither in Postfix's queue nor in pbem's outbox (`pbem status`,
+    what deploy/README.md tells an operator to watch)."""
+    if postfix.queue():
+        return False
+    return "outbox:       0 waiting" in worker.pbem("status").stdout.decode()
+
+
+def check_exactly_once(site, game_id, queued_id, players):
+    """Every mail pbem queued for a player is in their mailbox once; the move sent while
+    the worker was down was taken once and played once."""
+    from pbem.store import Game, Inbound, Move, Outbox, open_database
+    from pbem.store.models import database
+    db = open_database(site.settings["PBEM_DATABASE_URL"], migrate=False)
+    try:
+        moves = [m.text for m in Move.select().where(Move.game == game_id).order_by(Move.ply)]
+        assert moves == ["F6", "G5", "C3"]
+        assert Game.get_by_id(game_id).result not in ("", None, "*")
+        assert Inbound.select().where(Inbound.message_id == queued_id).count() == 1
+        sent = {}
+        for row in Outbox.select():
+            assert row.sent is not None, f"never sent: {row.recipient}"
+            message_id = _message_id(bytes(row.message))
+            sent.setdefault(row.recipient, []).append(message_id)
+    finally:
+        db.close()
+        database.initialize(None)
+    for address, player in players.items():
+        received = [m["Message-ID"] for m in player.mailbox()]
+        assert len(received) == len(set(received)), f"{address} got a mail twice"
+        assert sorted(received) == sorted(sent[address]), f"{address} is missing mail"
+
+
+def _message_id(raw: bytes) -> str:
+    return email.message_from_bytes(raw, policy=email.policy.default)["Message-ID"]
+
+
+def test_a_game_through_postfix_survives_a_worker_restart_without_loss_or_duplicates(
+        site, mta, worker, dovecot):
+    postfix = mta("lmtp")
+    worker.start()
+    alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
+    game_id = start_onyx(worker)
+
+    first = alice.wait_for("It is your turn (move #1).")
+    assert f"Onyx #{game_id}" in first["Subject"]
+    alice.reply("F6", to=first)
+    news = bob.wait_for("#1 alice: F6")
+    assert "It is your turn (move #2)." in body(news)
+    bob.reply("G5", to=news)
+    news = alice.wait_for("#2 bob: G5")
+
+    # The worker stops mid-game: Postfix takes alice's next move and keeps it.
+    assert worker.stop() == 0
+    queued = alice.reply("C3", to=news)
+    deferred = wait_for(lambda: [m for m in postfix.queue() if m["queue_name"] == "deferred"],
+                        "Postfix to defer the move while the worker is down",
+                        log=postfix.log)
+    assert [r["address"] for r in deferred[0]["recipients"]] == [news["Reply-To"].lower()]
+    reason = deferred[0]["recipients"][0]["delay_reason"].lower()
+    assert "refused" in reason or "lost connection" in reason, reason
+
+    worker.start()
+    postfix.flush()
+    news = bob.wait_for("#3 alice: C3")
+    bob.reply("resign", to=news)
+    alice.wait_for("Game over")
+    bob.wait_for("Game over")
+    wait_for(lambda: delivered_everything(postfix, worker), "every mail to be delivered",
+             log=lambda: postfix.log() + worker.log())
+    assert worker.stop() == 0
+
+    check_exactly_once(site, game_id, queued["Message-ID"], {ALICE: alice, BOB: bob})
+    assert "status=bounced" not in postfix.log_path.read_text()
+    assert "Traceback" not in "".join(worker.output)
+
+
+def test_the_web_unit_serves_the_archive_under_gunicorn(site):
+    """deploy/systemd/pbem-web.service as installed: gunicorn on PBEM_HTTP."""
+    web = PbemService(site, "systemd/pbem-web.service")
+    try:
+        web.start(ready_port=site.http_port)
+        with urllib.request.urlopen(f"http://127.0.0.1:{site.http_port}/healthz",
+                                    timeout=30) as response:
+            assert response.status == 200
+            assert json.loads(response.read())["ok"] is True
+    finally:
+        assert web.stop() == 0, web.log()
+
+
+def test_the_environment_file_explains_every_setting():
+    """Every PBEM_* variable pbem reads has its line in deploy/pbem.env.example."""
+    from pbem.config import Config
+    read = set(re.findall(r'"(PBEM_[A-Z_]+)"', inspect.getsource(Config.from_environment)))
+    example = (DEPLOY / "pbem.env.example").read_text()
+    assert read and not [name for name in sorted(read)
+                         if not re.search(rf"^#?{name}=", example, re.M)]
+
+
+def test_the_pipe_alternative_hands_a_move_to_pbem_ingest(site, mta, worker, dovecot):
+    """deploy/postfix/transport switched to its pipe line: no listener runs at all; each
+    mail starts `pbem ingest` (deploy/pbem-ingest) as the service user, which plays the
+    move and sends the news through Postfix at once."""
+    postfix = mta("pipe")
+    alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
+    game_id = start_onyx(worker)  # `pbem new` mails the players itself
+    first = alice.wait_for("It is your turn (move #1).")
+    alice.reply("F6", to=first)
+    news = bob.wait_for("#1 alice: F6")
+    assert f"Onyx #{game_id}" in news["Subject"]
+    alice.wait_for("Done: F6")
+    wait_for(lambda: not postfix.queue(), "Postfix's queue to empty", log=postfix.log)
+    assert "status=bounced" not in postfix.log_path.read_text()

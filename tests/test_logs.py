@@ -1,0 +1,94 @@
+"""Every log line about a mail names its Message-ID and, once routed, its game: the
+pipeline's lines about a move coming in, the outbox's lines about the mail going out,
+in the `key=value` text and the JSON that `pbem serve` and `pbem worker` write.
+"""
+
+import io
+import json
+import logging
+from dataclasses import replace
+
+import pytest
+
+from pbem.admin import start_game
+from pbem.engines import ENGINES
+from pbem.logs import MailContext, install_logging
+from pbem.mail.outbox import deliver_due
+from pbem.mail.pipeline import receive
+from pbem.mail.tokens import reply_address, seat_token
+
+
+@pytest.fixture
+def game(config):
+    game_id = start_game(config, ENGINES["onyx"], {}, ["alice@example.org", "bob@example.org"])
+    deliver_due(config)  # the starting mails: out of the way before the move
+    return game_id
+
+
+def move(config, game_id: int) -> bytes:
+    to = reply_address(seat_token(config.secret_key, game_id, 0), config.domain)
+    return (f"From: alice@example.org\r\n"
+            f"To: {to}\r\n"
+            f"Subject: Re: [pbem] Onyx #{game_id}\r\n"
+            f"Message-ID: <log-1@example.org>\r\n"
+            f"\r\n"
+            f"F6\r\n").encode()
+
+
+@pytest.fixture
+def root_logger():
+    """install_logging changes the root logger: put it back afterwards."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield root
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_lines_about_a_mail_name_its_message_id_and_game(config, game, caplog):
+    caplog.handler.addFilter(MailContext())
+    with caplog.at_level(logging.INFO):
+        assert receive(config, move(config, game)) == "done: 1 line(s)"
+        assert deliver_due(config) >= 2  # the answer to alice, the news to bob
+    incoming = [r for r in caplog.records if r.name == "pbem.mail.pipeline"]
+    assert [r.getMessage() for r in incoming] == ["mail from alice@example.org: done: 1 line(s)"]
+    assert (incoming[0].message_id, incoming[0].game) == ("<log-1@example.org>", game)
+    outgoing = [r for r in caplog.records if r.name == "pbem.mail.outbox"]
+    assert {r.getMessage() for r in outgoing} == {"sent to alice@example.org",
+                                                  "sent to bob@example.org"}
+    for record in outgoing:  # each names the game and its own outgoing Message-ID
+        assert record.game == game
+        assert record.message_id.startswith("<") and record.message_id != "<log-1@example.org>"
+
+
+def test_a_line_not_about_a_mail_names_none(caplog):
+    caplog.handler.addFilter(MailContext())
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("pbem.test").info("starting")
+    assert (caplog.records[0].message_id, caplog.records[0].game) == ("", "")
+
+
+def test_text_logs_are_key_value_pairs(config, game, root_logger):
+    stream = io.StringIO()
+    install_logging(config, stream=stream)
+    receive(config, move(config, game))
+    line = next(line for line in stream.getvalue().splitlines() if "mail from" in line)
+    assert " level=INFO logger=pbem.mail.pipeline " in line
+    assert f" game={game} message_id=<log-1@example.org> " in line
+    assert line.endswith(' msg="mail from alice@example.org: done: 1 line(s)"')
+
+
+def test_json_logs_are_one_object_a_line(config, game, root_logger):
+    stream = io.StringIO()
+    install_logging(replace(config, log_format="json"), stream=stream)
+    receive(config, move(config, game))
+    entries = [json.loads(line) for line in stream.getvalue().splitlines()]
+    entry = next(e for e in entries if e["msg"].startswith("mail from"))
+    assert entry["game"] == game and entry["message_id"] == "<log-1@example.org>"
+    assert (entry["level"], entry["logger"]) == ("INFO", "pbem.mail.pipeline")
+
+
+def test_an_unknown_log_format_is_refused_with_the_choices(config, root_logger):
+    with pytest.raises(ValueError, match="PBEM_LOG_FORMAT must be one of text, json, "
+                                         "not 'xml'"):
+        install_logging(replace(config, log_format="xml"))
