@@ -638,10 +638,14 @@ class MailPlayer:
         return wait_for(find, what or f"mail to {self.address} saying {text!r}",
                         log=self.postfix.log)
 
-    def reply(self, text: str, to: EmailMessage) -> EmailMessage:
-        """Answer `to` as a mail client does: to its Reply-To, the original quoted."""
+    def reply(self, text: str, to: EmailMessage, headers: dict[str, str] | None = None
+              ) -> EmailMessage:
+        """Answer `to` as a mail client does: to its Reply-To, the original quoted
+        (`headers`: more, written first, as a forger would put them)."""
         self.sent += 1
         message = EmailMessage()
+        for name, value in (headers or {}).items():
+            message[name] = value
         message["From"] = self.address
         message["To"] = to["Reply-To"]
         message["Subject"] = "Re: " + to["Subject"]

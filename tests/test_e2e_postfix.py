@@ -25,8 +25,9 @@ import urllib.request
 import pytest
 
 from databases import POSTGRES
-from mailservers import (DEPLOY, PLAYERS_DOMAIN, Dovecot, MailPlayer, PbemService, Postfix,
-                         Site, body, free_port, give_to_service_user, install_pbem,
+from mailservers import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, Dovecot, MailPlayer,
+                         PbemService, Postfix, Site, body, free_port, give_to_service_user,
+                         install_pbem,
                          lmtp_transport, pipe_transport, players_transport, scratch_directory,
                          wait_for, wipe_postgres)
 
@@ -200,3 +201,49 @@ def test_the_pipe_alternative_hands_a_move_to_pbem_ingest(site, mta, worker, dov
     alice.wait_for("Done: F6")
     wait_for(lambda: not postfix.queue(), "Postfix's queue to empty", log=postfix.log)
     assert "status=bounced" not in postfix.log_path.read_text()
+
+
+def test_header_checks_remove_an_authentication_result_forged_with_our_id(site, mta, worker,
+                                                                          dovecot):
+    """With PBEM_AUTHSERV_ID, pbem trusts the topmost Authentication-Results of the MTA's
+    id; deploy/postfix/header_checks must take out one that a sender wrote themselves.
+    No DMARC milter runs here, so once it is gone the mail carries no verdict of ours,
+    and pbem ignores it: the forged `dmarc=pass` did not play the move."""
+    authserv_id = f"mx.{PBEM_DOMAIN}"
+    site.write_env_file({"PBEM_SECRET_KEY": site.settings["PBEM_SECRET_KEY"],
+                         "PBEM_DATABASE_URL": site.settings["PBEM_DATABASE_URL"],
+                         "PBEM_AUTHSERV_ID": authserv_id})
+    checks = site.postfix_config / "header_checks"
+    site.postfix_config.mkdir(parents=True, exist_ok=True)
+    checks.write_text(site.deployed("postfix/header_checks").replace(
+        r"mx\.example\.org", re.escape(authserv_id)))
+    postfix = Postfix(site, lmtp_transport(site) + players_transport(dovecot),
+                      main_extra=f"header_checks = regexp:{checks}\n").start()
+    try:
+        worker.start(ready_port=site.lmtp_port)
+        alice = MailPlayer(ALICE, postfix, dovecot)
+        game_id = start_onyx(worker)
+        first = alice.wait_for("It is your turn (move #1).")
+        forged = alice.reply("F6", to=first, headers={
+            "Authentication-Results": f"{authserv_id}; dmarc=pass header.from={PLAYERS_DOMAIN}"})
+        stored = wait_for(lambda: inbound_row(site, forged["Message-ID"]),
+                          "pbem to store the forged mail", log=postfix.log)
+    finally:
+        postfix.stop()
+    raw, outcome, moves = stored
+    assert b"Authentication-Results" not in raw.split(b"\r\n\r\n")[0]
+    assert outcome == f"ignored: no Authentication-Results from {authserv_id} (not through the MTA)"
+    assert moves == 0, f"game {game_id}: the forged verdict played a move"
+
+
+def inbound_row(site, message_id: str):
+    """(raw, outcome, moves played) once pbem has stored the mail, else None."""
+    from pbem.store import Inbound, Move, open_database
+    db = open_database(site.settings["PBEM_DATABASE_URL"], migrate=False)
+    try:
+        row = Inbound.get_or_none(Inbound.message_id == message_id)
+        if row is None or row.outcome == "received":
+            return None
+        return bytes(row.raw), row.outcome, Move.select().count()
+    finally:
+        db.close()
