@@ -2,6 +2,7 @@
 PBEM_TEST_DATABASE_URL names one (`.ci/run` starts one and sets it)."""
 
 import os
+import threading
 
 import pytest
 
@@ -13,3 +14,31 @@ def only_on(*kinds):
     """Run a test on these databases only (those configured): `@only_on("sqlite")`."""
     return pytest.mark.parametrize("store", [k for k in DATABASES if k in kinds],
                                    indirect=True)
+
+
+def at_once(*calls):
+    """Run each call in its own thread, all released at the same moment, each on its own
+    database connection (as two processes would be); their results, or the first error."""
+    from pbem.store.models import database
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+    errors: list[BaseException] = []
+
+    def run(index, call):
+        try:
+            barrier.wait(timeout=30)
+            results[index] = call()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
+            errors.append(error)
+        finally:
+            database.close()  # this thread's own connection
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a call hangs"
+    if errors:
+        raise errors[0]
+    return results

@@ -13,10 +13,23 @@ import email.policy
 import smtplib
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
+
+
+def poll(check, what: str, timeout: float = 60):
+    """`check()`'s first true answer, asked every 50 ms; fails after `timeout` seconds (a
+    limit for a loaded machine, not a measurement: a pass takes far less)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"gave up waiting for {what}")
 
 
 def free_port() -> int:

@@ -6,9 +6,9 @@ into `send_digests`, so "the next day" is a date in the test, never a wait.
 
 import datetime as dt
 import re
-import threading
 from dataclasses import replace
 
+from databases import at_once
 from mailtest import body, html
 from pbem.admin import start_game
 from pbem.digest import send_digests
@@ -16,7 +16,6 @@ from pbem.engines import ENGINES
 from pbem.mail.outbox import deliver_due
 from pbem.scheduler import DIGEST_JOB, Scheduler
 from pbem.store import Move, Player
-from pbem.store.models import database
 
 DAY_1_0700 = dt.datetime(2026, 12, 1, 7, 0)
 DAY_1_1800 = dt.datetime(2026, 12, 1, 18, 0)
@@ -204,28 +203,3 @@ def test_the_scheduler_looks_for_due_digests_at_start_and_every_ten_minutes(conf
     job = Scheduler(config).scheduler.get_job(DIGEST_JOB)
     assert job.func.__name__ == "digests"
     assert job.trigger.interval == dt.timedelta(minutes=10)
-
-
-def at_once(*calls):
-    """Run each call in a thread of its own, released together; their results."""
-    barrier = threading.Barrier(len(calls))
-    results, errors = [None] * len(calls), []
-
-    def run(index, call):
-        try:
-            barrier.wait(timeout=30)
-            results[index] = call()
-        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
-            errors.append(error)
-        finally:
-            database.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a digest run hangs"
-    if errors:
-        raise errors[0]
-    return results

@@ -7,13 +7,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
-from mailtest import free_port
+from mailtest import free_port, poll
 from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
@@ -103,16 +102,6 @@ def get(url: str) -> tuple[int, str]:
         return error.code, error.read().decode()
     except OSError:
         return 0, ""
-
-
-def poll(check, what):
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"gave up waiting for {what}")
 
 
 def start_gunicorn(config, cwd, workers: int = 2, preload: bool = False):

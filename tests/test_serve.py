@@ -14,26 +14,15 @@ import signal
 import smtplib
 import subprocess
 import sys
-import time
 import urllib.request
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
-from mailtest import free_port
+from mailtest import free_port, poll
 
 TIMEOUT = 30  # seconds: generous, for a loaded machine; a pass takes far less
-
-
-def poll(check, what):
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"gave up waiting for {what}")
 
 
 def maildir_mail(maildir: Path) -> list:

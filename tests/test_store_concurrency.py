@@ -14,6 +14,7 @@ import time
 from dataclasses import replace
 from email.message import EmailMessage
 
+from databases import at_once
 from mailtest import body
 from pbem.admin import start_game
 from pbem.engines import ENGINES
@@ -21,35 +22,8 @@ from pbem.mail import pipeline
 from pbem.mail.outbox import deliver_due
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox
-from pbem.store.models import database
 
 PLAYERS = ["alice@example.org", "bob@example.org"]
-
-
-def at_once(*calls):
-    """Run each call in its own thread, all released at the same moment; their results."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-    errors: list[BaseException] = []
-
-    def run(index, call):
-        try:
-            barrier.wait(timeout=30)
-            results[index] = call()
-        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
-            errors.append(error)
-        finally:
-            database.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a delivery hangs"
-    if errors:
-        raise errors[0]
-    return results
 
 
 def move_mail(config, game_id: int, seat: int, text: str, message_id: str) -> bytes:

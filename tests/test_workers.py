@@ -22,7 +22,6 @@ import smtplib
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections import Counter
 from email.message import EmailMessage
@@ -33,7 +32,7 @@ import psycopg
 import pytest
 
 from databases import only_on
-from mailtest import body, free_port
+from mailtest import body, free_port, poll
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.mail.tokens import reply_address, seat_token
@@ -42,16 +41,6 @@ from pbem.store.models import Clock, database, utcnow
 
 TIMEOUT = 90  # seconds: generous, for a loaded machine; a pass takes far less
 GAMES = 4  # the last: two moves for one seat at once; the others: each mail to both workers
-
-
-def poll(check, what):
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"gave up waiting for {what}")
 
 
 class Process:
@@ -74,7 +63,7 @@ class Process:
             if self.process.poll() is not None:
                 raise AssertionError(f"{self.name} ended: {self.output()}")
             return text in self.output()
-        poll(started, f"{self.name} to start")
+        poll(started, f"{self.name} to start", timeout=TIMEOUT)
 
     def signal(self, number: int = signal.SIGTERM) -> None:
         """Once, as systemd stops a service: a second signal could land after Python has
@@ -206,7 +195,7 @@ def test_two_workers_and_two_web_workers_on_one_database_do_everything_once(
             (second, move_mail(config, contested, 0, "G5", "<contested-g5@example.org>"))])
         whites = [move_mail(config, g, 1, "E5", f"<white-{g}@example.org>") for g in duplicated]
         send_at_once([(port, m) for m in whites for port in (first, second)])
-        queued = poll(lambda: everything_delivered(sink), "the outbox to be delivered")
+        queued = poll(lambda: everything_delivered(sink), "the outbox to be delivered", timeout=TIMEOUT)
     codes = [process.stop() for process in processes]  # nothing more can be sent now
 
     for game in duplicated:
@@ -253,8 +242,8 @@ def test_two_workers_act_on_each_due_deadline_once(config, sink, production):
 
     def all_ended():
         return Game.select().where(Game.id.in_(games) & (Game.status == "running")).count() == 0
-    poll(all_ended, "the deadlines to be acted on")
-    queued = poll(lambda: everything_delivered(sink), "the outbox to be delivered")
+    poll(all_ended, "the deadlines to be acted on", timeout=TIMEOUT)
+    queued = poll(lambda: everything_delivered(sink), "the outbox to be delivered", timeout=TIMEOUT)
     codes = [process.stop() for process in processes]
 
     assert Counter(message["Message-ID"] for _, message in sink.messages) == Counter(queued)
