@@ -102,3 +102,40 @@ def test_a_running_card_game_record_is_refused_and_sgf_is_for_onyx_only(pbem):
         1, "", f"pbem export: Game #{onyx} has no ply '3': plies run from 0 (the start) to 2.\n")
     assert pbem(str(onyx), "--output", "/nonexistent/dir/x.txt") == (
         1, "", "pbem export: cannot write /nonexistent/dir/x.txt: No such file or directory\n")
+
+
+def test_all_takes_the_index_filters_player_result_and_search(pbem, tmp_path):
+    from pbem.store import Player
+    onyx = onyx_game()  # alice beats bob, 1-0
+    cards = new_game("baronoxx", players=3)  # alice, bob and carol
+    play_randomly(cards)
+    onyx_game(plies=3)  # running: never zipped
+    carol = Player.get(Player.email == "carol@example.org").id
+
+    def zipped(*filters) -> list[str]:
+        status, out, err = pbem("--all", *filters, "--output", "some.zip")
+        assert (status, err) == (0, ""), err
+        return zipfile.ZipFile(tmp_path / "some.zip").namelist()
+
+    assert zipped("--player", str(carol)) == [f"pbem-{cards}-baronoxx.txt"]
+    assert zipped("--result", "1-0") == [f"pbem-{onyx}-onyx.txt"]
+    assert zipped("--q", "caro") == [f"pbem-{cards}-baronoxx.txt"]
+    assert zipped("--search", "BOB@example.org") == [f"pbem-{cards}-baronoxx.txt",
+                                                     f"pbem-{onyx}-onyx.txt"]
+    assert zipped("--search", f"#{onyx}") == [f"pbem-{onyx}-onyx.txt"]
+    assert zipped("--q", "alice", "--game", "baronoxx") == [f"pbem-{cards}-baronoxx.txt"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--player", "carol"], "player='carol' is not a number; player is 1, 2, 3 …"),
+    (["--result", "won"], "result='won' is not a result; write each seat's share of the "
+                          "win, such as 1-0, 0-1 or 1/2-1/2-0, or * for running."),
+    (["--q", "a\x00b@x.y"], "q= holds a control character (U+0000), which no game, name "
+                            "or address has; type it without."),
+    (["--search", "\udcff"], "q= holds a byte that is not UTF-8 (U+DCFF), which no game, "
+                             "name or address has; type it without."),
+    (["--q", "dave"], "No finished game matches these filters."),
+])
+def test_all_refuses_filters_it_cannot_use(pbem, args, message):
+    onyx_game()
+    assert pbem("--all", *args, "--output", "x.zip") == (1, "", f"pbem export: {message}\n")

@@ -227,9 +227,42 @@ def test_the_zip_holds_the_finished_records_that_match_the_filters(client, tmp_p
     ("status=running", 400, "finished games only"),
     ("player=abc", 400, "player='abc' is not a number"),
     ("game=gemforge", 404, "No finished game matches these filters."),
+    ("q=%00", 400, "q= holds a control character (U+0000)"),
+    ("q=a%00b@x.y", 400, "q= holds a control character (U+0000)"),
 ])
 def test_the_zip_refuses_filters_it_cannot_use(client, query, status, words):
     onyx_game()
     answer = client.get(f"/games/export.zip?{query}")
     assert answer.status_code == status and answer.mimetype == "text/plain"
     assert words in answer.get_data(as_text=True)
+
+
+def test_a_window_answer_names_nobody_in_the_print_while_the_game_runs(
+        config, client, monkeypatch, capsys):
+    """RULINGS G39, as the game page has it: the print page and `pbem export --format
+    html` say "Someone" for who was asked in a reaction window and who answered, until
+    the game ends."""
+    from webgames import play, resign, start
+    game_id = start(config, "gemforge", ["ann", "ben"], seed="forge")
+    play(game_id, (0, "keep T26 T14 T07"), (1, "keep T08 T06 T23"))  # ann is first
+    play(game_id, (1, "pref copy-take ask"), (0, "take"), (1, "pass"))
+    monkeypatch.setenv("PBEM_DATABASE_URL", config.database_url)
+    monkeypatch.setenv("PBEM_SECRET_KEY", "test-secret-key")
+
+    def plies() -> list[list[str]]:
+        """The plies of the print page, on the web and from the CLI (who: what)."""
+        page = client.get(f"/games/{game_id}/print?every=0").get_data(as_text=True)
+        assert main(["export", str(game_id), "--format", "html", "--every", "0"]) == 0
+        printed = capsys.readouterr().out
+        return [[re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", html)]
+                for html in (page, printed)]
+
+    web, cli = plies()
+    assert web == cli
+    assert web[4:] == ["ann: a secret choice", "ben: a secret choice",
+                       "Someone: a secret choice", "ann: take", "Someone: a secret choice"]
+    resign(game_id, 0)
+    web, cli = plies()
+    assert web == cli
+    assert web[4:] == ["ann: keep T26 T14 T07", "ben: keep T08 T06 T23",
+                       "ben: pref copy-take ask", "ann: take", "ben: pass"]

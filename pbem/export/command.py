@@ -2,12 +2,15 @@
 
     pbem export ID [--format record|sgf|svg|html] [--ply N] [--size 480|8cm] [--caption]
                    [--every N] [--output FILE]
-    pbem export --all [--game GAME] [--status finished] --output FILE.zip
+    pbem export --all [--game GAME] [--player ID] [--result 1-0] [--q TEXT]
+                      [--status finished] --output FILE.zip
 
 The same rules as the web: a running card game's record is refused, diagrams are the
-public view, players appear by name. Output goes to standard output unless --output
-names a file. A refusal or a bad argument is one line on standard error and exit 1
-(exit 2 for arguments that cannot mean anything).
+public view, players appear by name. --all takes the archive index's filters through
+the same GameFilters and query (pbem.web.search), so its zip holds what
+/games/export.zip gives for the same arguments. Output goes to standard output unless
+--output names a file. A refusal or a bad argument is one line on standard error and
+exit 1 (exit 2 for arguments that cannot mean anything).
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--all", action="store_true",
                         help="a zip of every finished game's record (needs --output)")
     parser.add_argument("--game", dest="engine", help="--all: only this game, e.g. onyx")
+    parser.add_argument("--player", help="--all: only this player's games (a number)")
+    parser.add_argument("--result", help="--all: only games with this result, e.g. 1-0")
+    parser.add_argument("--q", "--search", dest="q", metavar="TEXT",
+                        help="--all: the index's search: a game number, part of a "
+                             "name, or a whole address")
     parser.add_argument("--status", help="--all: finished (the only status zipped)")
     parser.add_argument("--output", metavar="FILE", help="write here, not to stdout")
 
@@ -93,7 +101,9 @@ def _zip(args, config) -> int:
     from pbem.web.search import GameFilters
     if not args.output:
         return _fail("--all writes a zip: name it with --output FILE.zip", 2)
-    filters = GameFilters.from_args({"game": args.engine, "status": args.status})
+    filters = GameFilters.from_args({"game": args.engine, "status": args.status,
+                                     "player": args.player, "result": args.result,
+                                     "q": args.q})
     open_database(config.database_url)
     games = bulk.finished_games(filters)
     with open(args.output, "wb") as file:

@@ -4,8 +4,9 @@ every ply with the players' comments, and a diagram every N plies.
 The same page for the web (`/games/ID/print?every=N`) and for `pbem export --format
 html`, rendered from templates/web/print.html outside any Flask request so the CLI needs
 no app. What it shows follows the other exports: while a game runs, each ply as the
-public may read it (a secret choice stays one), diagrams from the public view, no seed;
-after the end, every ply in full and the seed.
+public may read it (a secret choice stays one, and a reaction window's answer names
+nobody), diagrams from the public view, no seed; after the end, every ply in full, by
+name, and the seed.
 """
 
 from __future__ import annotations
@@ -69,9 +70,10 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> 
     """The whole page as HTML text."""
     game, names = table.game, table.names
     comments = _comments(table)
-    lines = [PlyLine(move.ply, DEALER if move.seat == CHANCE else names[move.seat],
-                     move_seen(table, move), comments.get(move.ply, []))
-             for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible)
+    lines = [PlyLine(move.ply, actor(table, move), move_seen(table, move),
+                     comments.get(move.ply, []))
+             for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible,
+                                     Move.anonymous)
              .where(Move.game == game).order_by(Move.ply)]
     stretches = _stretches(table, lines, every)
     options = [(option.name, game.options.get(option.name, option.default))
@@ -83,6 +85,17 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> 
         game=game, title=table.engine.title, names=names, seats=seats, options=options,
         over=is_over(table), dealt=table.engine.dealt, opening=comments.get(0, []),
         stretches=stretches, every=every, base_url=base_url.rstrip("/"))
+
+
+def actor(table: Table, move: Move) -> str:
+    """Who made a ply, as the public may know it: "Someone" for a reaction window's
+    answer while the game runs (RULINGS G39: who was asked, and who answered, is never
+    told; the game page says the same), the player's name once it is over."""
+    if move.seat == CHANCE:
+        return DEALER
+    if move.anonymous and not is_over(table):
+        return "Someone"
+    return table.names[move.seat]
 
 
 def _comments(table: Table) -> dict[int, list[str]]:

@@ -5,7 +5,8 @@ query arguments — `game`, `player`, `status`, `result`, `q`, `page` — so bot
 `GameFilters` with `GameFilters.from_args(request.args)` and ask `find_games` for the rows.
 
 Bad values are refused, not ignored: `from_args` raises `FilterError` (a ValueError whose
-message is written for the reader), which the pages answer with 400. An ignored filter
+message is written for the reader), which the pages answer with 400; so is any value
+holding a control character (PostgreSQL cannot even compare a NUL). An ignored filter
 would silently list games the reader did not ask for. Empty values (a form's blank
 fields) mean "any".
 
@@ -24,6 +25,7 @@ costs about what page 1 does, on SQLite and PostgreSQL, and `?page=N` stays the 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, replace
 
 from peewee import fn
@@ -56,7 +58,7 @@ class GameFilters:
     def from_args(cls, args) -> "GameFilters":
         """The filters from a URL's query arguments (a dict or Flask's `request.args`);
         raises FilterError for a value that names nothing."""
-        get = lambda name: (args.get(name) or "").strip() or None  # noqa: E731
+        get = lambda name: _text(args.get(name), name)  # noqa: E731
         engine, player, status = get("game"), get("player"), get("status")
         result, q, page = get("result"), get("q"), get("page")
         if engine is not None:
@@ -90,6 +92,21 @@ class GameFilters:
         """Whether anything but the page narrows the list."""
         return any(v is not None for v in (self.engine, self.player, self.status,
                                            self.result, self.q))
+
+
+def _text(value: str | None, name: str) -> str | None:
+    """A query argument stripped (None when empty); FilterError when it holds a control
+    character or an undecodable byte (the CLI passes those on as lone surrogates). No
+    game, name or address has one, and PostgreSQL refuses NUL outright: a search for it
+    would crash, not find nothing."""
+    value = (value or "").strip() or None
+    for char in value or "":
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Cs"):  # the value is not echoed: the search may be an address
+            what = "a control character" if kind == "Cc" else "a byte that is not UTF-8"
+            raise FilterError(f"{name}= holds {what} (U+{ord(char):04X}), which no game, "
+                              f"name or address has; type it without.")
+    return value
 
 
 def _positive(text: str | None, name: str) -> int | None:
