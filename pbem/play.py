@@ -32,6 +32,10 @@ class Happening:
     visible: dict[int | None, str | None] = field(default_factory=dict)
     reveals: bool = False  # shows the others something, though not its text (a last choice)
     anonymous: bool = False  # the others may not learn that it happened (engine.anonymous)
+    # Whom the game waited for just before and just after it: the clocks tell from these
+    # whether the seat's wait ended with it or goes on (ledger.renewed).
+    waiting_before: frozenset[int] = frozenset()
+    waiting_after: frozenset[int] = frozenset()
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -45,6 +49,7 @@ class Table:
         self.happenings: list[Happening] = []
         self.status_before = game.status  # a start or an end is news for everyone
         self.mailed: set[int] = set()  # seats already sent the position in this transaction
+        self.clocked = 0  # happenings the clocks have accounted for (ledger.settle)
 
     @classmethod
     def load(cls, game_id: int, lock: bool = True) -> "Table":
@@ -150,7 +155,8 @@ class Table:
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
                     anonymous=anonymous)
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
-                                         anonymous))
+                                         anonymous, self.engine.to_act(before),
+                                         self.engine.to_act(after)))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)

@@ -19,6 +19,7 @@ from pbem.timekeeping import controls
 from pbem.timekeeping.deadlines import run_due
 from pbem.timekeeping.display import clock_summary
 from pbem.timekeeping.ledger import waiting_on
+from webgames import play, start
 
 ONYX = ENGINES["onyx"]
 
@@ -55,6 +56,8 @@ def test_time_controls_are_written_per_move_as_a_bank_or_none():
 @pytest.mark.parametrize("time, timeout, complaint", [
     ("3x", "forfeit", "'3x' is not a time: write days, hours or minutes, such as 3d"),
     ("10m", "forfeit", "a limit is between 1 hour and 365 days"),
+    ("1d+9999999d", "forfeit", r"^time=1d\+9999999d: an increment is at most 365 days\.$"),
+    ("10d+366d", "auto", "an increment is at most 365 days"),
     ("3d", "never", "timeout=never is not allowed: choose forfeit or auto"),
 ])
 def test_a_wrong_time_control_is_refused_with_an_example(time, timeout, complaint):
@@ -175,6 +178,18 @@ def test_a_bank_keeps_what_is_left_and_gains_the_increment(mail_server, players,
     frozen_time.move(days=1)
     alice.reply("H7")
     assert "bob has 12 days left" in " ".join(body(alice.last).split())
+
+
+def test_a_bank_never_grows_past_a_year(config, frozen_time):
+    """`1h+365d` would pass 2^31 seconds after some 68 moves (Clock.bank is a 32-bit
+    column in PostgreSQL) and a deadline past the calendar's end soon after."""
+    game_id = start(config, "onyx", ["alice", "bob"], time="1h+365d")
+    play(game_id, (0, "F6"), (1, "G5"), (0, "D4"), (1, "E5"), (0, "C3"), (1, "H7"))
+    rows = Clock.select().where(Clock.game == game_id).order_by(Clock.seat)
+    assert [(row.seat, row.waiting, row.bank) for row in rows] == [
+        (0, True, controls.LONGEST), (1, False, controls.LONGEST)]
+    (wait,) = waiting_on(game_id)
+    assert wait.deadline == frozen_time.now + dt.timedelta(days=365)
 
 
 def test_clock_summary_is_public_and_says_whose_time_runs(timed, frozen_time):

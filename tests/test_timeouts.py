@@ -263,3 +263,52 @@ def test_two_schedulers_at_once_remind_once_and_time_out_once(mail_server, playe
         f"a{n} ran out of time" for n in range(4)]
     assert Outbox.select().count() == queued + 4 + 8  # the end, to both players of each
     assert Move.select().count() == 0
+
+
+def test_the_last_to_choose_in_6_nimmt_starts_the_next_round_with_a_fresh_clock(
+        mail_server, players, frozen_time):
+    """Cat's choice ends her wait and the next round begins a new one, as for the
+    others: her old wait's reminder and deadline do not carry over."""
+    ann, ben, cat = players("ann", "ben", "cat")
+    game_id = start_game(mail_server, ENGINES["baronoxx"], {"time": "2d"},
+                         [ann.address, ben.address, cat.address], seed="clock")
+    deliver_due(mail_server)
+    # hands: ann 6 18 65 77, ben 19 45 71 91, cat 48 83 89 99; LOW settles every placement
+    ann.reply("play 77 low", quote=False)
+    ben.reply("play 19 low", quote=False)
+    frozen_time.move(days=1)
+    assert tick(mail_server) == 1  # cat's half-time reminder
+    frozen_time.move(hours=16)  # Wed 2 Dec 2026 02:00, 40 hours in
+    cat.reply("play 48 low", quote=False)
+    assert Table.load(game_id).to_act == {0, 1, 2}  # placed by the preferences: round 2
+    rows = Clock.select().where(Clock.game == game_id).order_by(Clock.seat)
+    assert [(row.seat, row.waiting, row.since, row.reminded) for row in rows] == [
+        (seat, True, frozen_time.now, 0) for seat in (0, 1, 2)]
+    assert ("You have 2 days left (until Fri 4 Dec 2026 02:00 UTC). ann has 2 days left "
+            "(until Fri 4 Dec 2026 02:00 UTC).") in flat(cat.last)
+    frozen_time.move(hours=8)  # when cat's old wait would have run out
+    assert tick(mail_server) == 0
+    assert [t for s, t, src in moves_of(game_id) if src == "timeout"] == []
+    frozen_time.move(hours=16)  # half of the new 2 days: all three are reminded alike
+    assert tick(mail_server) == 3
+    assert ("half your time is gone: 1 day left, until Fri 4 Dec 2026 02:00 UTC. Then the "
+            "server plays `play 83 low` for you.") in flat(cat.last)
+
+
+def test_a_row_asked_of_the_last_to_choose_is_a_new_wait(mail_server, players, frozen_time):
+    ann, ben, cat = players("ann", "ben", "cat")
+    game_id = start_game(mail_server, ENGINES["baronoxx"], {"time": "2d"},
+                         [ann.address, ben.address, cat.address], seed="clock")
+    deliver_due(mail_server)
+    ann.reply("play 77", quote=False)
+    ben.reply("play 71", quote=False)
+    frozen_time.move(days=1)
+    assert tick(mail_server) == 1  # cat's half-time reminder
+    frozen_time.move(hours=16)
+    cat.reply("play 48", quote=False)  # 48 fits no row: cat is asked which to take
+    assert Table.load(game_id).to_act == {2}
+    row = Clock.get((Clock.game == game_id) & (Clock.seat == 2))
+    assert (row.waiting, row.since, row.reminded) == (True, frozen_time.now, 0)
+    frozen_time.move(hours=8)
+    assert tick(mail_server) == 0
+    assert [t for s, t, src in moves_of(game_id) if src == "timeout"] == []

@@ -195,6 +195,40 @@ def test_game_page_shows_the_time_control_and_whose_clock_runs(config, client, f
             in words)
 
 
+def test_the_public_page_says_a_clock_is_paused_but_not_until_when(config, client,
+                                                                   frozen_time):
+    """Opponents are told when a vacation ends (in their mail); a visitor is not."""
+    from pbem.store import Player, transaction
+    from pbem.timekeeping import vacations
+    game_id = start(config, "onyx", ["alice", "bob"], time="3d")
+    frozen_time.move(days=1)
+    with transaction():
+        vacations.command(config, Player.get(Player.email == address("alice")), "7d")
+    words = text_of(get(client, f"/games/{game_id}"))
+    assert ("Time 3 days per move; when it runs out, the game is lost (forfeit). alice is "
+            "on vacation: the game waits for them, and their clock is paused with 2 days "
+            "left. Moves") in words
+    assert "Dec 2026" not in words
+
+
+def test_the_turn_is_dated_from_when_the_wait_began(config, client, frozen_time):
+    """In 6 nimmt! another player's choice is a write, not the start of the wait for the
+    two still choosing."""
+    game_id = start(config, "baronoxx", ["ann", "ben", "cat"], seed="clock")
+    frozen_time.move(hours=5)
+    play(game_id, (0, "play 77"))
+    words = text_of(get(client, f"/games/{game_id}"))
+    assert "Turn ben, cat to move since 2026-11-30 10:00 UTC Started" in words
+    frozen_time.move(hours=1)
+    play(game_id, (1, "play 71"))
+    words = text_of(get(client, f"/games/{game_id}"))
+    assert "Turn cat to move since 2026-11-30 10:00 UTC Started" in words
+    frozen_time.move(hours=1)
+    play(game_id, (2, "play 48"))  # 48 fits no row: cat is asked which to take, anew
+    words = text_of(get(client, f"/games/{game_id}"))
+    assert "Turn cat to move since 2026-11-30 17:00 UTC Started" in words
+
+
 def test_a_window_answer_names_nobody_while_the_game_runs(config, client):
     """RULINGS G39: who was asked in a reaction window, and who answered, stays unsaid."""
     from pbem.engines import ENGINES
@@ -368,3 +402,15 @@ def test_home_links_to_the_archive_and_the_stylesheet_is_served(client, onyx_gam
     assert response.status_code == 200 and response.mimetype == "text/css"
     assert b"@media (min-width: 52rem)" in response.data
     response.close()
+
+
+@pytest.mark.parametrize("query, char", [("q=%00", "U+0000"), ("q=a%00b@x.y", "U+0000"),
+                                         ("q=al%01ice", "U+0001"), ("q=al%09ice", "U+0009"),
+                                         ("page=1&q=%7F", "U+007F")])
+def test_a_control_character_in_the_search_is_refused(client, onyx_game, query, char):
+    """PostgreSQL cannot compare a NUL at all: the search says so, and never echoes what
+    was typed (it may be an address)."""
+    page = get(client, f"/games?{query}", status=400)
+    assert f"q= holds a control character ({char}), which no game, name or address has" in (
+        text_of(page))
+    assert "b@x.y" not in page

@@ -3,10 +3,11 @@
 Written with the game's options but kept apart from them (the engine never sees them):
 `time=3d` gives every wait 3 days; `time=10d+2d` gives each seat a bank of 10 days that
 its waits use up, plus 2 days after each of its moves (as correspondence servers do);
-`time=none` has no limit. `timeout=forfeit` ends the game when a seat's time runs out;
-`timeout=auto` plays a move for them instead. Where the rulings name a default for the
-decision (6 nimmt!'s lowest card, Gem Forge's pass, Onix's part 2) it is played either
-way. A reaction window has its own short deadline, `WINDOW`, whatever the control.
+`time=none` has no limit. No limit, increment or bank goes past `LONGEST` (a year).
+`timeout=forfeit` ends the game when a seat's time runs out; `timeout=auto` plays a move
+for them instead. Where the rulings name a default for the decision (6 nimmt!'s lowest
+card, Gem Forge's pass, Onix's part 2) it is played either way. A reaction window has
+its own short deadline, `WINDOW`, whatever the control.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def parse(time: str, timeout: str) -> Control:
                           f"(a bank plus an increment) or time=none.") from None
     if not SHORTEST <= limit <= LONGEST:
         raise OptionError(f"time={time}: a limit is between 1 hour and 365 days.")
+    if control.increment > LONGEST:  # a deadline past the calendar's end would crash
+        raise OptionError(f"time={time}: an increment is at most 365 days.")
     return control
 
 

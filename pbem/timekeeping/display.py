@@ -4,7 +4,8 @@ the game's web page shows.
 Each is written for one reader from what that reader may know: their own time left,
 and the time of the seats the engine lets them know the game waits for
 (`shown_to_act`). Whom a reaction window asks stays unsaid (RULINGS G39): only a seat
-that is asked reads its own answer's deadline.
+that is asked reads its own answer's deadline. Until when a player is on vacation is for
+the players of their games; the public page says only that the clock is paused.
 """
 
 from __future__ import annotations
@@ -42,18 +43,20 @@ def clock_line(table, viewer: int | None, now: dt.datetime | None = None) -> str
     for seat in sorted(shown - {viewer, CHANCE}):
         row = rows.get(seat)
         if row is not None and not row.window:
-            parts.append(_time_left(row, now, table.names[seat], table.seats[seat].player_id))
+            player_id = table.seats[seat].player_id if viewer is not None else None
+            parts.append(_time_left(row, now, table.names[seat], player_id))
     return " ".join(part for part in parts if part)
 
 
 def _time_left(row: Clock, now: dt.datetime, name: str | None = None,
                player_id: int | None = None) -> str:
-    """One seat's clock: the reader's own (`name` None) or another's, by name."""
+    """One seat's clock: the reader's own (`name` None) or another's, by name; the end
+    of their vacation only with their `player_id` (for a player of the game)."""
     if row.settled is None and row.bank:  # stopped while waited for: a vacation
         if name is None:
             return (f"You are on vacation: your clock is paused with "
                     f"{controls.words(row.bank)} left.")
-        away = _vacation_until(player_id, now)
+        away = _vacation_until(player_id, now) if player_id is not None else None
         until = f" until {controls.when(away)}" if away else ""
         return (f"{name} is on vacation{until}: the game waits for them, and their clock "
                 f"is paused with {controls.words(row.bank)} left.")

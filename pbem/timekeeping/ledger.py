@@ -3,10 +3,15 @@ how much time they have left.
 
 `settle(table)` runs inside every write of a game (`Table._save`, `_finish`, `cancel`).
 It compares whom the engine now waits for with the clock rows of the game's seats and
-touches only the rows whose waiting changed, so a move costs the same at ply 300 as at
-ply 3. A running clock is `bank` seconds as of `settled`; stopping it (the seat moved, or
-went on vacation) subtracts the time used. `due` is the next moment the scheduler must
-look at the row: the half-time reminder, the last reminder, or the deadline.
+touches only the rows whose waiting changed, and those of seats whose decision in this
+write ended their wait while the game waits for them again (the last secret choice of a
+6 nimmt! round: the next round waits for everyone), so a move costs the same at ply 300
+as at ply 3. A turn of several decisions by one seat (Onix's parts, Gem Forge's two
+actions) is one wait, as it is when they come in separate mails. A running clock is
+`bank` seconds as of `settled`; stopping it (the seat moved, or went on vacation)
+subtracts the time used, and a bank never grows past `LONGEST`. `due` is the next
+moment the scheduler must look at the row: the half-time reminder, the last reminder,
+or the deadline.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.store.models import Clock, Game, Seat, Vacation
 from pbem.timekeeping import controls
-from pbem.timekeeping.controls import WINDOW, Control
+from pbem.timekeeping.controls import LONGEST, WINDOW, Control
 
 DAY = 86400
 #: A move the server played for a player whose time ran out: its source in the move log,
@@ -87,8 +92,10 @@ def settle(table, now: dt.datetime | None = None) -> None:
     waiting = (table.to_act - {CHANCE}) if game.status == "running" else frozenset()
     rows = {row.seat: row for row in Clock.select().where(Clock.game == game.id)}
     window = bool(waiting) and table.engine.shown_to_act(table.state, None) is None
+    again = renewed(table) & waiting
+    table.clocked = len(table.happenings)  # a later save in this write starts from here
     was = {seat: row.window for seat, row in rows.items() if row.waiting}
-    if was == dict.fromkeys(waiting, window):
+    if not again and was == dict.fromkeys(waiting, window):
         return  # the same seats wait as before (most decisions within a turn)
     control = controls.of(game.id)
     for seat in table.seats:
@@ -98,7 +105,8 @@ def settle(table, now: dt.datetime | None = None) -> None:
             if number not in waiting:
                 continue
             row = Clock(game=game.id, seat=number, bank=control.bank)
-        if row.waiting and (number not in waiting or row.window != window):
+        if row.waiting and (number not in waiting or row.window != window
+                            or number in again):
             stop(row, control, now)
         if number in waiting and not row.waiting:
             paused = control.limited and not window and on_vacation(seat.player_id, now)
@@ -107,6 +115,32 @@ def settle(table, now: dt.datetime | None = None) -> None:
             row.save()
         elif row.is_dirty():  # only what changed: a scheduler's claim is not ours to reset
             row.save(only=row.dirty_fields)
+
+
+def renewed(table) -> set[int]:
+    """The seats whose wait ended with one of their decisions since the last settle.
+
+    A decision goes on with the same wait when the game next waits (the dealer's moves
+    aside) for the seat still and for nobody new: the next part of its turn, or a
+    standing preference sent while it is its turn. It ends the wait when the game stops
+    waiting for the seat, starts waiting for others too (a new 6 nimmt! round), or when
+    it is the last secret choice of a round (it reveals them all): whatever is asked of
+    the seat next, say where its card goes, is a new decision. Only this write's
+    happenings are read, so the cost does not grow with the game.
+    """
+    happenings = table.happenings[table.clocked:]
+    seats: set[int] = set()
+    for index, happening in enumerate(happenings):
+        seat = happening.seat
+        if seat == CHANCE or seat in seats:
+            continue
+        following = next((later.waiting_after for later in happenings[index:]
+                          if later.waiting_after != {CHANCE}), table.to_act) - {CHANCE}
+        closes_round = happening.reveals and happening.seen_by(None) is None
+        if (closes_round or seat not in following
+                or not following <= happening.waiting_before):
+            seats.add(seat)
+    return seats
 
 
 def begin(row: Clock, control: Control, now: dt.datetime, window: bool,
@@ -128,8 +162,8 @@ def begin(row: Clock, control: Control, now: dt.datetime, window: bool,
 def stop(row: Clock, control: Control, now: dt.datetime) -> None:
     """The game no longer waits for the seat: a bank keeps what is left, plus the
     increment for the move."""
-    if control.bank and not row.window:
-        row.bank = max(0, int(remaining(row, now))) + control.increment
+    if control.bank and not row.window:  # capped: a bank past LONGEST would overflow
+        row.bank = min(max(0, int(remaining(row, now))) + control.increment, LONGEST)
     row.waiting, row.window, row.settled, row.due, row.reminded = False, False, None, None, 0
 
 

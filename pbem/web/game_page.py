@@ -15,6 +15,7 @@ the position at ply N is one row's `state`; the move list reads only the small c
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shlex
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from pbem.engines.base import CHANCE, Engine
 from pbem.store import Comment, Game, Move, Seat
 from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
+from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import Seated, outcome_words, refused, seats_of
 
 game_page = Blueprint("game_page", __name__)
@@ -154,6 +156,21 @@ def waiting_for(engine: Engine, game: Game, state, seated: list[Seated]) -> str:
     return f"{', '.join(names)} to move" if names else ""
 
 
+def waiting_since(engine: Engine, game: Game, state) -> dt.datetime:
+    """Since when the game waits for the seats the public may know it waits for: the
+    earliest start of their clocks' waits (one query). A reaction window's seats are
+    never looked at (RULINGS G39); a game without clock rows falls back to its last
+    write."""
+    if game.status != "running" or state is None:
+        return game.updated
+    shown = engine.shown_to_act(state, None)
+    if not shown:  # a window (None): whom it asks, and since when, stays unsaid
+        return game.updated
+    starts = [wait.since for wait in waiting_on(game.id)
+              if wait.seat in shown and not wait.window and wait.since]
+    return min(starts, default=game.updated)
+
+
 def record_name(game: Game, suffix: str = "txt") -> str:
     """The downloaded record's file name, as the export names it (its Content-Disposition
     wins over a link's `download` name, so the two must agree)."""
@@ -197,12 +214,13 @@ def show(game_id: int):
         svg, seats = diagrams(engine, state, labels, seated, caption, finished)
         position = {"ply": ply, "last": game.plies, "svg": svg, "seats": seats,
                     "move": shown}
+    waiting = waiting_for(engine, game, current, seated)
     return render_template(
         "web/game.html", game=game, engine=engine, seated=seated, labels=labels,
         options=[(option, game.options.get(option.name, option.default))
                  for option in engine.options],
         finished=finished, plies=plies, before=before, position=position,
-        waiting=waiting_for(engine, game, current, seated),
+        waiting=waiting, since=waiting_since(engine, game, current) if waiting else None,
         outcome=outcome_words(game.result, seated) if finished else "",
         deal=deal_check(game, engine, finished), clock=clock_for(game),
         record=record_name(game), sgf=record_name(game, "sgf"))
