@@ -114,3 +114,16 @@ def frozen_time(monkeypatch):
     frozen = FrozenTime(dt.datetime(2026, 11, 30, 10, 0))
     monkeypatch.setattr(clock, "now", frozen)
     return frozen
+
+
+@pytest.fixture
+def onyx_3d(mail_server, players, frozen_time):
+    """Onyx, 3 days per move, started Mon 30 Nov 2026 10:00 UTC; alice is to move."""
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.mail.outbox import deliver_due
+    alice, bob = players("alice", "bob")
+    game_id = start_game(mail_server, ENGINES["onyx"], {"time": "3d"},
+                         [alice.address, bob.address])
+    deliver_due(mail_server)
+    return game_id, alice, bob

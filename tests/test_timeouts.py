@@ -48,15 +48,6 @@ def check_record(tmp_path, text) -> int:
     return main(["record", "check", str(path)])
 
 
-@pytest.fixture
-def onyx_3d(mail_server, players, frozen_time):
-    alice, bob = players("alice", "bob")
-    game_id = start_game(mail_server, ENGINES["onyx"], {"time": "3d"},
-                         [alice.address, bob.address])
-    deliver_due(mail_server)
-    return game_id, alice, bob
-
-
 def test_forfeit_ends_the_game_and_mails_everyone(onyx_3d, frozen_time, mail_server,
                                                   tmp_path):
     game_id, alice, bob = onyx_3d

@@ -6,8 +6,6 @@ told, the clock starts again where it stood when the vacation ends (by itself or
 import pytest
 
 from mailtest import body
-from pbem.admin import start_game
-from pbem.engines import ENGINES
 from pbem.mail.outbox import deliver_due
 from pbem.store.models import Game, Vacation
 from pbem.timekeeping.deadlines import run_due
@@ -22,16 +20,6 @@ def tick(config):
 
 def flat(message):
     return " ".join(body(message).split())
-
-
-@pytest.fixture
-def onyx_3d(mail_server, players, frozen_time):
-    """Onyx, 3 days per move, started Mon 30 Nov 2026 10:00 UTC; alice is to move."""
-    alice, bob = players("alice", "bob")
-    game_id = start_game(mail_server, ENGINES["onyx"], {"time": "3d"},
-                         [alice.address, bob.address])
-    deliver_due(mail_server)
-    return game_id, alice, bob
 
 
 def test_a_vacation_pauses_the_clock_and_it_runs_again_where_it_stood(
