@@ -50,6 +50,9 @@ class Table:
         self.status_before = game.status  # a start or an end is news for everyone
         self.mailed: set[int] = set()  # seats already sent the position in this transaction
         self.clocked = 0  # happenings the clocks have accounted for (ledger.settle)
+        # (control or None, {seat: Clock}) as ledger.settle left them: this write's mails
+        # show the clock from these instead of reading the rows again for every mail.
+        self.clocks: tuple | None = None
 
     @classmethod
     def load(cls, game_id: int, lock: bool = True) -> "Table":

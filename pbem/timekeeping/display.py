@@ -26,12 +26,14 @@ def clock_line(table, viewer: int | None, now: dt.datetime | None = None) -> str
     if game.status not in ("running", "inviting"):
         return ""
     now = now or clock.now()
-    control = controls.of(game.id)
+    control, rows = table.clocks or (None, None)  # as this write's settle left them
+    control = control or controls.of(game.id)
     parts = [f"Time: {control.describe()}."]
     if game.status != "running":
         return parts[0]
-    rows = {row.seat: row for row in Clock.select().where((Clock.game == game.id)
-                                                           & Clock.waiting)}
+    if rows is None:
+        rows = {row.seat: row for row in Clock.select().where(Clock.game == game.id)}
+    rows = {seat: row for seat, row in rows.items() if row.waiting}
     own = rows.get(viewer) if viewer is not None else None
     if own is not None and own.window:
         left = controls.words(remaining(own, now))

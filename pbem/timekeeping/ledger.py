@@ -96,15 +96,17 @@ def settle(table, now: dt.datetime | None = None) -> None:
     table.clocked = len(table.happenings)  # a later save in this write starts from here
     was = {seat: row.window for seat, row in rows.items() if row.waiting}
     if not again and was == dict.fromkeys(waiting, window):
+        table.clocks = (None, rows)
         return  # the same seats wait as before (most decisions within a turn)
     control = controls.of(game.id)
+    table.clocks = (control, rows)
     for seat in table.seats:
         number = seat.number
         row = rows.get(number)
         if row is None:
             if number not in waiting:
                 continue
-            row = Clock(game=game.id, seat=number, bank=control.bank)
+            row = rows[number] = Clock(game=game.id, seat=number, bank=control.bank)
         if row.waiting and (number not in waiting or row.window != window
                             or number in again):
             stop(row, control, now)
