@@ -18,7 +18,7 @@ from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import CHANCE, MoveError, OptionError
 from pbem.mail import notify
 from pbem.mail.tokens import reply_address, seat_token
-from pbem.play import Table, create_game
+from pbem.play import Table, actor_name, create_game
 from pbem.store import Comment, Game, Move, Player, Request, Seat
 from pbem.timekeeping import controls, vacations
 
@@ -229,8 +229,7 @@ def history(speaker, table, seat, rest):
         Move.game == table.game).order_by(Move.ply)
     lines = []
     for move in moves:
-        who = ("Dealer" if move.seat == CHANCE else
-               "Someone" if move.anonymous and move.seat != seat else table.names[move.seat])
+        who = actor_name(table.names, move.seat, move.anonymous, viewer=seat)
         lines.append(f"#{move.ply} {who}: {move.visible.get(key) or '(hidden)'}")
     return ["The moves so far, as you may see them:\n\n" + "\n".join(lines or ["(none)"])]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
 from pbem.engines.game import Game as GameRecord
-from pbem.engines.game import Ply, deal_while_due, seed_commitment
+from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
@@ -39,6 +39,18 @@ class Happening:
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
+
+
+def actor_name(names, seat: int, anonymous: bool, viewer: int | None = None,
+               over: bool = False) -> str:
+    """Who made a ply, as `viewer` (None: the public) may know it. A decision the others
+    may not attribute (engine.anonymous: a reaction window's answer, RULINGS G39) is
+    "Someone" to everyone but its maker until the game is over. `names`: by seat."""
+    if seat == CHANCE:
+        return DEALER
+    if anonymous and seat != viewer and not over:
+        return "Someone"
+    return names[seat]
 
 
 class Table:

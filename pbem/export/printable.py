@@ -17,12 +17,10 @@ from dataclasses import dataclass, field
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from pbem.engines.base import CHANCE
-from pbem.engines.game import DEALER
 from pbem.export.diagram import move_seen, ply_svg
 from pbem.export.source import ExportError, is_over
 from pbem import TEMPLATES
-from pbem.play import Table
+from pbem.play import Table, actor_name
 from pbem.store import Comment, Move
 
 DEFAULT_EVERY = 20
@@ -91,11 +89,7 @@ def actor(table: Table, move: Move) -> str:
     """Who made a ply, as the public may know it: "Someone" for a reaction window's
     answer while the game runs (RULINGS G39: who was asked, and who answered, is never
     told; the game page says the same), the player's name once it is over."""
-    if move.seat == CHANCE:
-        return DEALER
-    if move.anonymous and not is_over(table):
-        return "Someone"
-    return table.names[move.seat]
+    return actor_name(table.names, move.seat, move.anonymous, over=is_over(table))
 
 
 def _comments(table: Table) -> dict[int, list[str]]:

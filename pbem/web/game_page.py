@@ -26,6 +26,7 @@ from peewee import fn
 
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE, Engine
+from pbem.play import actor_name
 from pbem.store import Comment, Game, Move, Seat
 from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
@@ -87,9 +88,8 @@ def move_list(game: Game, seated: list[Seated], finished: bool) -> tuple[list[Pl
     # Of a running game only the public text leaves the database (each seat's own texts
     # stay there); once it is over, the full text.
     shown = Move.text if finished else public_text()
-    plies = [Ply(number, "Dealer" if seat == CHANCE else
-                 "Someone" if anonymous and not finished else names.get(seat, f"#{seat + 1}"),
-                 text, seat == CHANCE, [])
+    plies = [Ply(number, actor_name(names, seat, anonymous, over=finished), text,
+                 seat == CHANCE, [])
              for number, seat, text, anonymous
              in Move.select(Move.ply, Move.seat, shown, Move.anonymous)
              .where(Move.game == game).order_by(Move.ply).tuples()]
