@@ -41,6 +41,13 @@ class Happening:
         return self.visible.get(viewer)
 
 
+def display_name(name: str) -> str:
+    """A player's name for a public page or record. Names are checked when set (no '@'),
+    but an address never leaves even if a name was written some other way: keep what is
+    before any '@'."""
+    return name.split("@", 1)[0]
+
+
 def actor_name(names, seat: int, anonymous: bool, viewer: int | None = None,
                over: bool = False) -> str:
     """Who made a ply, as `viewer` (None: the public) may know it. A decision the others

@@ -414,3 +414,14 @@ def test_a_control_character_in_the_search_is_refused(client, onyx_game, query, 
     assert f"q= holds a control character ({char}), which no game, name or address has" in (
         text_of(page))
     assert "b@x.y" not in page
+
+
+def test_a_name_that_is_an_address_shows_only_its_local_part(client, onyx_game):
+    """`name` refuses '@'; a name stored some other way (an old database, a hand edit)
+    still never puts an address on a page or in a download."""
+    from pbem.store import Player
+    Player.update(name=address("alice")).where(Player.email == address("alice")).execute()
+    for url in (f"/games/{onyx_game}", "/games", "/players/1", f"/games/{onyx_game}.txt",
+                f"/games/{onyx_game}/print"):
+        page = get(client, url)
+        assert "alice" in page and f"@{DOMAIN}" not in page, url

@@ -9,7 +9,7 @@ web answers it as text/plain and the CLI prints it and exits non-zero.
 from __future__ import annotations
 
 from pbem.engines import ENGINES
-from pbem.play import Table
+from pbem.play import Table, display_name
 from pbem.store import Game, Move, Player, Seat
 
 
@@ -40,7 +40,7 @@ def load_table(game: int | Game) -> Table:
     seats = list(Seat.select(Seat, Player).join(Player).where(Seat.game == game)
                  .order_by(Seat.number))
     for seat in seats:  # names are checked when set; an address never leaves, whatever
-        seat.player.name = seat.player.name.split("@", 1)[0]  # (in memory, never saved)
+        seat.player.name = display_name(seat.player.name)  # (in memory, never saved)
     return Table(game, engine, engine.from_json(game.state), seats)
 
 

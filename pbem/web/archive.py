@@ -19,6 +19,7 @@ from flask import (Blueprint, abort, redirect, render_template, request,
 
 from pbem.engines import ENGINES
 from pbem import TEMPLATES
+from pbem.play import display_name
 from pbem.store import Game, Player, Seat
 from pbem.web.search import STATUSES, FilterError, GameFilters, page_of
 
@@ -36,12 +37,6 @@ class Seated:
     number: int
     player_id: int
     name: str
-
-
-def display_name(name: str) -> str:
-    """Names are checked when set (no '@'), but an address never reaches a page even if a
-    name was written some other way: keep what is before any '@'."""
-    return name.split("@", 1)[0]
 
 
 def seats_of(game_ids: list[int]) -> dict[int, list[Seated]]:
