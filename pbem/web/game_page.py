@@ -26,8 +26,8 @@ from peewee import fn
 
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE, Engine
-from pbem.play import actor_name
-from pbem.store import Comment, Game, Move, Seat
+from pbem.play import Table, actor_name
+from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
 from pbem.timekeeping.ledger import waiting_on
@@ -51,12 +51,17 @@ class Ply:
     comments: list[str]
 
 
-def clock_for(game: Game) -> str | None:
+def clock_for(game: Game, engine: Engine, state, seated: list[Seated]) -> str | None:
     """The time control and the public clock of a game (whose time runs, how much is
     left; never whom a reaction window asks), for the page's clock block."""
     if game.status == "inviting":
         return None
-    return clock_summary(game).removeprefix("Time: ") or None  # under a "Time" heading
+    # The page has read the game, its state and its players already: a read-only Table
+    # of those, rather than clock_summary loading them all again.
+    seats = [Seat(game=game, number=s.number, player=Player(id=s.player_id, name=s.name))
+             for s in seated]
+    summary = clock_summary(Table(game, engine, state, seats))
+    return summary.removeprefix("Time: ") or None  # under a "Time" heading
 
 
 def requested_ply(plies: int) -> int:
@@ -222,5 +227,5 @@ def show(game_id: int):
         finished=finished, plies=plies, before=before, position=position,
         waiting=waiting, since=waiting_since(engine, game, current) if waiting else None,
         outcome=outcome_words(game.result, seated) if finished else "",
-        deal=deal_check(game, engine, finished), clock=clock_for(game),
+        deal=deal_check(game, engine, finished), clock=clock_for(game, engine, current, seated),
         record=record_name(game), sgf=record_name(game, "sgf"))
