@@ -256,15 +256,23 @@ def test_two_schedulers_at_once_remind_once_and_time_out_once(mail_server, playe
     assert Move.select().count() == 0
 
 
-def test_the_last_to_choose_in_6_nimmt_starts_the_next_round_with_a_fresh_clock(
-        mail_server, players, frozen_time):
-    """Cat's choice ends her wait and the next round begins a new one, as for the
-    others: her old wait's reminder and deadline do not carry over."""
+@pytest.fixture
+def oxx_2d(mail_server, players, frozen_time):
+    """6 nimmt! for ann, ben and cat, 2 days per choice; all three are to choose.
+    Hands: ann 6 18 65 77, ben 19 45 71 91, cat 48 83 89 99."""
     ann, ben, cat = players("ann", "ben", "cat")
     game_id = start_game(mail_server, ENGINES["baronoxx"], {"time": "2d"},
                          [ann.address, ben.address, cat.address], seed="clock")
     deliver_due(mail_server)
-    # hands: ann 6 18 65 77, ben 19 45 71 91, cat 48 83 89 99; LOW settles every placement
+    return game_id, ann, ben, cat
+
+
+def test_the_last_to_choose_in_6_nimmt_starts_the_next_round_with_a_fresh_clock(
+        oxx_2d, mail_server, frozen_time):
+    """Cat's choice ends her wait and the next round begins a new one, as for the
+    others: her old wait's reminder and deadline do not carry over."""
+    game_id, ann, ben, cat = oxx_2d
+    # LOW settles every placement
     ann.reply("play 77 low", quote=False)
     ben.reply("play 19 low", quote=False)
     frozen_time.move(days=1)
@@ -286,11 +294,8 @@ def test_the_last_to_choose_in_6_nimmt_starts_the_next_round_with_a_fresh_clock(
             "server plays `play 83 low` for you.") in flat(cat.last)
 
 
-def test_a_row_asked_of_the_last_to_choose_is_a_new_wait(mail_server, players, frozen_time):
-    ann, ben, cat = players("ann", "ben", "cat")
-    game_id = start_game(mail_server, ENGINES["baronoxx"], {"time": "2d"},
-                         [ann.address, ben.address, cat.address], seed="clock")
-    deliver_due(mail_server)
+def test_a_row_asked_of_the_last_to_choose_is_a_new_wait(oxx_2d, mail_server, frozen_time):
+    game_id, ann, ben, cat = oxx_2d
     ann.reply("play 77", quote=False)
     ben.reply("play 71", quote=False)
     frozen_time.move(days=1)
