@@ -58,6 +58,24 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def meaning(folded: tuple[str, ...]) -> tuple:
+    """What folded words mean, for matching: the parts that are sets — the tiles kept,
+    cashed or the cards dropped, the gems kept by mine or taken by take-from-cart, the
+    two sets of set-two — in a fixed order, so any written order matches (G4a: only
+    discard-gems returns gems in the order written)."""
+    head = folded[:1]
+    if head and head[0] in ("keep", "cash", "drop"):
+        return (head[0], *sorted(folded[1:]))
+    if folded[:2] == ("play", "mine") and "keep" in folded:
+        at = folded.index("keep") + 1
+        return (*folded[:at], *sorted(folded[at:]))
+    if folded[:2] == ("play", "take-from-cart"):
+        return (*folded[:3], *sorted(folded[3:]))
+    if folded[:2] == ("play", "set-two") and len(folded) == 6:
+        return (*folded[:2], *sorted([folded[2:4], folded[4:6]]))
+    return folded
+
+
 def decision_text(decision: tuple) -> str:
     """The canonical text of a player's decision."""
     kind = decision[0]
