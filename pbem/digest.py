@@ -102,7 +102,7 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
         "players": ", ".join(f"{n + 1} {name}{' (you)' if n == seat else ''}"
                              for n, name in enumerate(table.names)),
         "diagram": engine.text_diagram(engine.view(table.state, seat)).rstrip("\n"),
-        "status": notify.status(table, seat), "prompt": engine.prompt(table.state, seat),
+        "status": notify.status(table, seat), "prompt": engine.prompt(table.state, seat, names=table.names),
         "since": controls.when(wait.since) if wait.since else "",
         "clock": display.clock_line(table, seat, now),  # their own time, and what is public
         "move_number": table.next_ply, "address": address,

@@ -101,7 +101,7 @@ def game_mail(config: Config, table: Table, seat: int, report: Report | None = N
     finished = game.status == "finished"
     view_seat = None if finished else seat  # after the end, everything is shown
     diagram = engine.text_diagram(engine.view(table.state, view_seat)) if table.state else ""
-    prompt = (engine.prompt(table.state, seat)
+    prompt = (engine.prompt(table.state, seat, names=table.names)
               if game.status == "running" and seat in table.to_act else "")
     context = {
         "report": report, "notes": list(notes), "news": news(table, seat),
