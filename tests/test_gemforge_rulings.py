@@ -219,3 +219,17 @@ def test_a_lone_brown_tile_cashed_and_an_ended_turn_are_shown_as_automatic():
     assert GF.view(state, None)["automatic"] == [{"seat": P1, "text": "cash T01"}]
     state = play(state, "pick 1")
     assert GF.automatic(state) == [(P1, "end")] and state.active == P2
+
+
+def test_a_seat_may_be_named_by_its_players_name():
+    state = position("""
+        P1: R / take-from-cart discard-gems / 0 / T01 T18 T34
+        P2: YL / / 0 / T02 T19 T35
+    """ + MARKET)
+    names = ["ann", "bob"]
+    assert GF.parse(state, P1, "play take-from-cart bob Y", names=names) == \
+        ("play", "take-from-cart", (P2, "Y"))
+    assert GF.parse(state, P1, "discard-gems Ann R", names=names) == \
+        ("play", "discard-gems", (P1, "R"))
+    with pytest.raises(Exception, match="'b' could be bob or bonnie"):
+        GF.parse(state, P1, "play take-from-cart b Y", names=["ann", "bob", "bonnie"])

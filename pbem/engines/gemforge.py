@@ -115,7 +115,7 @@ class GemForge(Engine):
         text = move_text(text)
         if seat == CHANCE:
             return read_deal(state, text)
-        wanted = words(text)
+        wanted = words(text, names)
         if not wanted:
             raise InvalidMove("an empty move: write what you do, e.g. take, draw or pass")
         legal = self.legal(state, seat)

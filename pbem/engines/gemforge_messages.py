@@ -53,19 +53,20 @@ def prompt(engine, state, seat: int) -> str:
 def why_not(engine, state, seat: int, text: str, wanted: tuple[str, ...]) -> str:
     """The message of an IllegalMove: `text` (folded into `wanted`) fits no legal decision."""
     verb = wanted[0]
-    reason = (_out_of_step(engine, state, seat, verb) or _reason(state, seat, wanted)
+    reason = (_out_of_step(engine, state, seat, wanted) or _reason(state, seat, wanted)
               or "that is not possible now")
     same = [decision_text(d) for d in engine.legal(state, seat) if d[0] == verb]
     if verb == "play" and len(wanted) > 1:
         same = [t for t in same if t.split()[1] == wanted[1]] or same
-    if same and not _out_of_step(engine, state, seat, verb):
+    if same and not _out_of_step(engine, state, seat, wanted):
         step = max(1, len(same) // 6)
         return f"{text!r}: {reason}. Possible {verb} moves: {', '.join(same[::step][:6])}."
     return f"{text!r}: {reason}. {prompt(engine, state, seat)}"
 
 
-def _out_of_step(engine, state, seat: int, verb: str) -> str | None:
+def _out_of_step(engine, state, seat: int, wanted: tuple[str, ...]) -> str | None:
     """The game waits for another kind of decision, or for someone else."""
+    verb = wanted[0]
     if state.winner is not None:
         return f"the game is over: {seat_name(state.winner)} won"
     if verb == "pref":
@@ -83,8 +84,14 @@ def _out_of_step(engine, state, seat: int, verb: str) -> str | None:
         who = ", ".join(seat_name(s) for s in sorted(engine.to_act(state)) if s >= 0)
         return f"nothing is asked of you now: the game waits for {who or 'the dealer'}"
     if engine._answering(state, seat):
+        card = "cancel" if head["step"] == "chain" else head["card"]
+        if verb == "play" and wanted[1:2] != (card,):
+            return (f"this window is for {card}: answer pass or play {card}; other cards "
+                    f"wait for their own window or your turn")
+        if verb == "play" and card not in state.hands[seat]:
+            return f"you hold no {card}, so you can only pass"
         return None if verb in ("pass", "play") else \
-            "a reaction window is open: answer pass or play the card it is for"
+            f"a reaction window is open: answer pass or play {card}"
     if head.get("step") == "limit":
         return None if verb == "drop" else (
             f"you hold more than {HAND_LIMIT} action cards: drop the extra ones first")
