@@ -158,7 +158,7 @@ def test_mine_keep_says_how_many_the_cart_has_room_for():
     """ + MARKET)
     with pytest.raises(IllegalMove, match="you may keep at most 1: your cart has room for 1"):
         GF.parse(state, P1, "play mine 3 keep Y L R")
-    with pytest.raises(IllegalMove, match="the mine's first 2 gems holds YL: no red gem"):
+    with pytest.raises(IllegalMove, match="the mine's first 2 gems are YL: no red gem"):
         GF.parse(state, P1, "play mine 2 keep R")
 
 

@@ -151,12 +151,12 @@ def _upper(words) -> list[str]:
     return [w.upper() for w in words]
 
 
-def _cart_lacks(cart: str, gems: list[str], whose: str) -> str | None:
+def _cart_lacks(cart: str, gems: list[str], whose: str, holds: str = "holds") -> str | None:
     """Which of `gems` (folded, lower case) the cart lacks, as `whose cart holds RG: no L`."""
     left = list(cart)
     for gem in _upper(gems):
         if gem not in left:
-            return (f"{whose} holds {cart or 'no gems'}: no "
+            return (f"{whose} {holds} {cart or 'no gems'}: no "
                     f"{'more ' if gem in cart else ''}{COLOUR_NAMES.get(gem, gem)} gem ({gem})")
         left.remove(gem)
     return None
@@ -296,7 +296,8 @@ def _mine_reason(state, rest: list[str], free: int) -> str | None:
                     if free else "your cart is full, so every gem taken goes back (G32)")
         return (f"at least one of the {n} gems taken goes back to the mine, so you keep at "
                 f"most {n - 1} (G32)")
-    lacks = _cart_lacks(taken, kept, f"the mine's first {n} gem{'s' * (n > 1)}")
+    lacks = _cart_lacks(taken, kept, f"the mine's first {n} gem{'s' * (n > 1)}",
+                        "are" if n > 1 else "is")
     if lacks:
         return lacks
     if not kept:
