@@ -99,8 +99,10 @@ def test_a_move_before_everyone_accepted_is_refused(players):
     carol, bob = players("carol", "bob")
     carol.write("new onyx with bob@example.org")
     carol.reply("yes")
-    bob.reply("F6")
-    assert "the game has not started" in body(bob.last)
+    bob.reply("F6")  # bob has not answered his invitation
+    assert "you are invited to this game: write `accept` or `decline`" in body(bob.last)
+    carol.reply("F6", to=carol.inbox[-2])  # carol has accepted by creating it
+    assert "the game has not started" in body(carol.last)
     assert Game.get().status == "inviting" and Move.select().count() == 0
 
 

@@ -166,7 +166,7 @@ def test_two_secret_choices_sent_at_the_same_moment_both_land_and_reveal_once(
     for person, card, count in zip((ann, ben), cards, before):
         new = [text(m) for m in person.inbox[count:]]
         assert sum(f"Done: play {card}" in mail for mail in new) == 1
-        assert revealed in new[-1]
+        assert sum(revealed in mail for mail in new) == 1  # the order of delivery may vary
         assert not any("Round 2 revealed" in mail for mail in new)
 
 
@@ -186,9 +186,13 @@ def test_before_the_reveal_no_mail_to_a_player_shows_anothers_card_or_hand(
     for mail in before_reveal:
         assert not any(mentions(mail, face) for face in ann_hand.values())
         assert f"play {card}" not in mail
+    seen = [len(person.inbox) for person in (ann, ben, cat)]
     cat.reply(f"play {min(hand_faces(text(latest_game_mail(cat))))}", quote=False)
-    for person in (ann, ben, cat):  # the last choice reveals the round to everyone
-        assert f"{card} (#1)" in text(latest_game_mail(person))
+    for person, count in zip((ann, ben, cat), seen):  # the last choice reveals the round
+        if len(person.inbox) == count:  # to everyone, in their next mail
+            person.reply("board")
+        news = text(latest_game_mail(person)).split("Players:")[0]
+        assert "Round 1 revealed: " in news and f"{card} (P1)" in news
 
 
 def test_a_whole_baronoxx_game_never_mails_anyone_anothers_hand(mail_server, players):
