@@ -50,6 +50,19 @@ def display_name(name: str) -> str:
     return name.split("@", 1)[0]
 
 
+def outcome_words(names: list[str], shares) -> str:
+    """`alice won`, `alice and bob shared the win`, or '' while there is no result;
+    `shares`: each seat's share of the win, in seat order (Table.shares, Seat.share)."""
+    if not shares or len(shares) != len(names):
+        return ""
+    winners = [name for name, share in zip(names, shares) if share > 0]
+    if not winners:
+        return ""
+    if len(winners) == 1:
+        return f"{winners[0]} won"
+    return f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"
+
+
 def actor_name(names, seat: int, anonymous: bool, viewer: int | None = None,
                over: bool = False) -> str:
     """Who made a ply, as `viewer` (None: the public) may know it. A decision the others
