@@ -15,8 +15,11 @@ how often a mail goes out:
 - `normal` (the default): when the game starts waiting for the seat (its turn, a new
   round's secret choice, a row question, a reaction window it is asked in, a discard),
   when the game starts or ends, when another player `say`s something, and as the answer
-  to the seat's own mail. Others' moves arrive as news in the next mail.
-- `loud`: also after every move of the others that the seat can see.
+  to the seat's own mail when it needs one (something failed or is held, a command such
+  as `history` answered). Others' moves arrive as news in the next mail, and so does
+  the confirmation of a move that simply went in ("#12 You: F6").
+- `loud`: also after every move of the others that the seat can see, and an answer to
+  every mail of its own at once.
 - `quiet`: only when the game waits for the seat, at the start and end, and answers;
   comments wait for the next mail as news.
 - the daily digest (`digest on`, the player's): the news of others' moves and new turns
@@ -70,7 +73,7 @@ def after_write(config, table: Table, answers: dict[int, Report] | None = None,
 
 def why_mail(table: Table, seat: int, answers: dict[int, Report]) -> str | None:
     """Why `seat` gets a mail after this transaction, in a word, or None."""
-    if seat in answers:
+    if seat in answers and (answers[seat].needs_answer() or table.seats[seat].mail == "loud"):
         return "answer"
     if table.game.status != table.status_before:
         return "start" if table.game.status == "running" else "end"

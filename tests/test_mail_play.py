@@ -31,14 +31,23 @@ def test_a_new_game_mails_every_player_their_turn_and_a_reply_address(onyx):
 
 def test_a_move_in_a_quoted_reply_is_played_and_both_players_hear_of_it(onyx):
     game_id, alice, bob = onyx
+    count = len(alice.inbox)
     alice.reply("F6\n\n-- \nAlice\nSent from my phone")
     assert moves_of(game_id) == ["F6"]
-    assert "Done: F6" in body(alice.last)
+    assert len(alice.inbox) == count  # a move that went in needs no mail of its own
     assert "#1 alice: F6" in body(bob.last)
     assert "It is your turn (move #2)." in body(bob.last)
     bob.reply("g5")  # any case; the canonical text is what is kept
     assert moves_of(game_id) == ["F6", "G5"]
-    assert "#2 bob: G5" in body(alice.last)
+    news = body(alice.last).split("Players:")[0]  # alice's next mail confirms hers
+    assert "Since your last mail:\r\n  #1 You: F6\r\n  #2 bob: G5\r\n" in news
+
+
+def test_loud_confirms_every_move_at_once(onyx):
+    game_id, alice, bob = onyx
+    alice.reply("loud")
+    alice.reply("F6")
+    assert "Done: F6" in body(alice.last) and "Waiting for bob (move #2)." in body(alice.last)
 
 
 def test_an_illegal_move_is_answered_with_the_reason_and_changes_nothing(onyx):
@@ -116,9 +125,9 @@ def test_an_auto_reply_is_never_answered(onyx, sink):
 
 def test_a_reply_to_an_old_mail_is_refused_once_others_have_moved(onyx):
     game_id, alice, bob = onyx
+    old = alice.last  # the position before F6 and bob's G5
     alice.reply("F6")
     bob.reply("G5")
-    old = alice.inbox[1]  # the answer to F6: the position before bob's G5
     alice.reply("H7", to=old)
     assert moves_of(game_id) == ["F6", "G5"]
     assert "others have moved since" in body(alice.last)

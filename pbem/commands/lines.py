@@ -64,6 +64,7 @@ def run_lines(speaker: Speaker, table: Table, seat: int, lines: list[str]) -> Re
         try:
             report.notes += run_game_line(speaker, table, seat, line) or []
             report.applied.append(line)
+            report.asked = report.asked or not _is_move(line)
         except (Refused, MoveError, OptionError, UnknownGame) as error:
             if _waits_for_others_after(table, seat) and _is_move(line):
                 Request.create(kind="held", player=speaker.player, game=table.game,

@@ -28,6 +28,14 @@ class Report:
     held: list[str] = field(default_factory=list)  # waiting for the others to answer
     dropped: list[str] = field(default_factory=list)  # held, then overtaken by events
     notes: list[str] = field(default_factory=list)
+    asked: bool = False  # a command that wants its answer (board, history, games, …) ran
+
+    def needs_answer(self) -> bool:
+        """Whether the writer must hear back now: something failed, waits or was dropped,
+        a command has something to say. A move that simply went in is confirmed in the
+        writer's next mail ("#12 You: F6"), not by a mail of its own."""
+        return bool(self.failed or self.skipped or self.held or self.dropped or self.notes
+                    or self.asked or not self.applied)
 
     def __bool__(self) -> bool:
         return bool(self.applied or self.failed or self.skipped or self.held or self.dropped)
@@ -35,6 +43,7 @@ class Report:
     def extend(self, other: "Report") -> None:
         for name in ("applied", "failed", "skipped", "held", "dropped", "notes"):
             getattr(self, name).extend(getattr(other, name))
+        self.asked = self.asked or other.asked
 
 
 def subject(table: Table) -> str:
