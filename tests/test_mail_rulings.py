@@ -41,7 +41,7 @@ def test_a_player_names_an_opponent_by_name_and_the_prompt_does_too(mail_server,
     game_id, ann, bob = onix_at(mail_server, players,
                                 "piles: A=[O X] B=[O] C=[S] D=[O] E=[S]\n"
                                 "P1: 1=[O] 2=[S]\nP2: 1=[O] 2=[S D] 3=[D]")
-    ann.reply("take X A\nplace A -> 1", quote=False)
+    ann.reply("take X A\nplace A -> 1\nboard", quote=False)
     assert "destroy bob " in body(ann.last)
     ann.reply("destroy bob 3.", quote=False)
     table = Table.load(game_id)

@@ -30,10 +30,11 @@ core first and each optional concern, with its defaults, on its own:
 - **chance and secrecy** (pbem.engines.chance, `ChanceAndSecrecy`): `deal`,
   `visible_notation`, `anonymous`, `determinize`, `random_decision`.
 - **play by correspondence** (pbem.engines.correspondence, `Correspondence`): `prompt`,
-  `split_line`, `default_decision`, `mail_done`, `holds_commands`, `interrupts`,
-  `shown_to_act`, `reveals`.
+  `identity`, `split_line`, `default_decision`, `mail_done`, `holds_commands`,
+  `interrupts`, `shown_to_act`, `reveals`, `revelation`.
 - **records and pictures** (pbem.engines.records, `RecordsAndPictures`): the tags, the
-  result token, `position`, `text_diagram` and `svg_diagram` (drawn from views only).
+  result token, `seat_label`, `position`, `text_diagram` and `svg_diagram` (drawn from
+  views only).
   Records and replay (`replay(record) -> state`) live in pbem.engines.game.
 
 Chance is part of the game (as in OpenSpiel): when `to_act` is `{CHANCE}` the dealer

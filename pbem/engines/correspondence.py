@@ -1,11 +1,12 @@
 """Play by correspondence in the engine contract: what the server needs to run a game by
 mail, with the defaults that hold for a game of plain alternating turns.
 
-Mail ends with a `prompt`; a line of a mail may hold several decisions (`split_line`);
+Mail ends with a `prompt` (and says who a seat is, `identity`); a line of a mail may hold
+several decisions (`split_line`);
 a mail may end a turn by itself (`mail_done`) or keep later commands while others answer
 (`holds_commands`, `interrupts`); a deadline plays `default_decision`; whom the others
 may be told the game waits for is `shown_to_act`; an `undo` is refused after a decision
-that `reveals` something.
+that `reveals` something, and the news says what it showed (`revelation`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ class Correspondence:
         step = max(1, len(legal) // 3)
         examples = [self.notation(state, seat, d) for d in list(legal)[::step][:3]]
         return "Your move, for example: " + ", ".join(examples)
+
+    def identity(self, state: State | None, seat: int) -> str | None:
+        """Who `seat` is in this game and what it is after, where that is not plain from
+        the seat number (Onyx: "You are White: connect columns A and L."); None if not."""
+        return None
 
     def split_line(self, text: str) -> list[str]:
         """The decisions one line of a player's mail holds, in the order to play them.
@@ -74,6 +80,13 @@ class Correspondence:
         Gem Forge's reaction windows whom the game asks follows secret standing
         answers, so it stays unsaid (RULINGS G39)."""
         return self.to_act(state)
+
+    def revelation(self, before: State, seat: int, decision: Decision,
+                   after: State) -> str | None:
+        """What a revealing decision (`reveals`) showed everyone, in words for the news
+        ("Round 3 revealed: 12 (P2), 40 (P1)"), where its own text shows the others
+        nothing; None where there is nothing to add."""
+        return None
 
     def reveals(self, state: State, seat: int, decision: Decision) -> bool:
         """Whether playing `decision` shows anyone something they did not know.

@@ -51,6 +51,11 @@ class RecordsAndPictures:
         """Whether the movetext numbers pairs of plies (two seats that alternate)."""
         return False
 
+    def seat_label(self, state: State | None, seat: int) -> str:
+        """How the notation and the diagrams name a seat: `P1`, `P2` … (Onyx: its colour).
+        Mail writes it beside the player's name: "P2 bob"."""
+        return f"P{seat + 1}"
+
     def position(self, state: State) -> dict:
         """The position in a few public keys, for `pbem record show --json`."""
         view = self.view(state, None)
