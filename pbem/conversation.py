@@ -231,8 +231,8 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     for told in plies:
         if told.anonymous and told.seat != viewer and not over:
             continue  # G39: not even that someone answered; the outcome is news of its own
-        if group and group[-1].seat != told.seat:
-            flush()
+        if group and (group[-1].seat != told.seat or group[-1].ply + 1 != told.ply):
+            flush()  # a turn is one player's plies in a row
         while pending and pending[0].ply < told.ply:
             flush()
             lines.append(_comment_line(pending.pop(0), viewer, names))
