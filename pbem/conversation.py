@@ -104,7 +104,10 @@ def wait_began(table: Table, seat: int) -> bool:
         return False
     if seat not in table.waiting_before:
         return True
-    return any(seat not in h.waiting_after for h in table.happenings)
+    if any(seat not in h.waiting_after for h in table.happenings):
+        return True
+    return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
+    # ended its wait and a new one began (the last choice of a 6 nimmt! round)
 
 
 def due_within_a_day(table: Table, seat: int) -> bool:
