@@ -104,7 +104,10 @@ def wait_began(table: Table, seat: int) -> bool:
         return False
     if seat not in table.waiting_before:
         return True
-    return any(seat not in h.waiting_after for h in table.happenings)
+    if any(seat not in h.waiting_after for h in table.happenings):
+        return True
+    return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
+    # ended its wait and a new one began (the last choice of a 6 nimmt! round)
 
 
 def due_within_a_day(table: Table, seat: int) -> bool:
@@ -231,8 +234,8 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     for told in plies:
         if told.anonymous and told.seat != viewer and not over:
             continue  # G39: not even that someone answered; the outcome is news of its own
-        if group and group[-1].seat != told.seat:
-            flush()
+        if group and (group[-1].seat != told.seat or group[-1].ply + 1 != told.ply):
+            flush()  # a turn is one player's plies in a row
         while pending and pending[0].ply < told.ply:
             flush()
             lines.append(_comment_line(pending.pop(0), viewer, names))

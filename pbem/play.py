@@ -247,6 +247,16 @@ class Table:
 
     # -- the record ----------------------------------------------------------------------
 
+    def record(self, reveal_seed: bool | None = None):
+        """The game's record with every comment: after the ply each follows, and those
+        said before the first move at its head (notation/README.md). The end mail, the
+        exports and `history` all write this one."""
+        record = self.record_game().record(reveal_seed=reveal_seed)
+        opening = (Comment.select().where((Comment.game == self.game) & (Comment.ply <= 0))
+                   .order_by(Comment.created, Comment.id))
+        record.comments = [f"{self.names[c.seat]}: {c.text}" for c in opening] + record.comments
+        return record
+
     def record_game(self) -> GameRecord:
         """The game as a record-writing `Game`, from the move log (for history and the end)."""
         moves = list(Move.select(Move.seat, Move.text, Move.labelled, Move.source, Move.visible)

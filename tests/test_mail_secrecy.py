@@ -196,7 +196,7 @@ def test_before_the_reveal_no_mail_to_a_player_shows_anothers_card_or_hand(
         if len(person.inbox) == count:  # to everyone, in their next mail
             person.reply("board")
         news = text(latest_game_mail(person)).split("Players:")[0]
-        assert "Round 1 revealed: " in news and f"{card} (P1)" in news
+        assert "Round 1 revealed: " in news and f"{card} (#1)" in news
 
 
 def test_a_whole_baronoxx_game_never_mails_anyone_anothers_hand(mail_server, players):

@@ -192,8 +192,7 @@ def test_a_reaction_window_passes_at_its_12_hour_deadline(forge, frozen_time, ma
     assert last_two == ["pass", "draw"]
     assert moves_of(game_id)[-2][2] == "timeout"
     assert "Your time to answer ran out: that counts as a pass." in flat(other.unread()[0])
-    news = " ".join(flat(m) for m in active.unread())
-    assert "Done: draw" in news and "ran out" not in news and "#9" not in news
+    assert active.unread() == []  # the held draw went in; nothing says who timed out
 
 
 # -- restarts and two schedulers --------------------------------------------------------

@@ -104,6 +104,7 @@ def help_text() -> list[str]:
 def readme_table() -> str:
     """The README's table of commands, from the same rows."""
     rows = ["| command | what it does |", "| --- | --- |"]
-    rows += [f"| `{c.usage}` | {c.help}{'' if c.in_game else ' (also to `pbem@…`)'} |"
-             for c in COMMANDS]
+    for c in COMMANDS:
+        usage, what = (cell.replace("|", "\\|") for cell in (c.usage, c.help))
+        rows.append(f"| `{usage}` | {what}{'' if c.in_game else ' (also to `pbem@…`)'} |")
     return "\n".join(rows)

@@ -29,7 +29,7 @@ def board(speaker, table, seat, rest):
 
 def history(speaker, table, seat, rest):
     if table.game.status == "finished":
-        return ["The record so far:\n\n" + format_record(table.record_game().record())]
+        return ["The record so far:\n\n" + format_record(table.record())]
     key = str(seat)
     moves = Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous).where(
         Move.game == table.game).order_by(Move.ply)

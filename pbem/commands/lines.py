@@ -90,9 +90,9 @@ def _is_talk(table: Table, seat: int, line: str, error: Exception) -> bool:
         return False
     if table.game.status != "running":
         return True  # the game ended with this mail: nothing more can be played
-    if not isinstance(error, InvalidMove) and seat in table.to_act:
-        return False
-    for other in table.to_act | {seat}:
+    if seat in table.to_act:
+        return isinstance(error, InvalidMove)  # not the game's notation at all
+    for other in table.to_act - {CHANCE}:
         try:
             table.engine.parse(table.state, other, line)
             return False

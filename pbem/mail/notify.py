@@ -103,7 +103,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
         "game": {"id": game.id, "title": engine.title}, "dealt": engine.dealt,
         "players": players_line(table, seat),
         "url": f"{config.web_url}/games/{game.id}",
-        "record": format_record(table.record_game().record()) if finished else "",
+        "record": format_record(table.record()) if finished else "",
         "seed": game.seed if finished else "", "commitment": game.commitment,
     }
     player = table.seats[seat].player
