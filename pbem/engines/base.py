@@ -26,7 +26,10 @@ core first and each optional concern, with its defaults, on its own:
   replacing a secret choice before the reveal, N14a). `parse` matches the legal
   decisions, takes the players' display names (`names`) so a seat may be named as
   people do, ignores trailing punctuation (`move_text`), and may accept the echo of an
-  automatic step (X24), which is not in `legal` and changes nothing.
+  automatic step (X24), which is not in `legal` and changes nothing. Names are the
+  server's, not the game's (a player may rename mid-game; a record replays without
+  them), so they are an argument of `parse` and `prompt`, never part of the state, and
+  canonical texts name seats by number.
 - **chance and secrecy** (pbem.engines.chance, `ChanceAndSecrecy`): `deal`,
   `visible_notation`, `anonymous`, `determinize`, `random_decision`.
 - **play by correspondence** (pbem.engines.correspondence, `Correspondence`): `prompt`,
