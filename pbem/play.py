@@ -142,6 +142,11 @@ class Table:
         self._finish(self.engine.resigned_result(self.state, seat),
                      why or f"{self.names[seat]} resigned")
 
+    def adjudicate(self, result: str, why: str) -> None:
+        """The administrator ends the game with `result` (a token of shares, `1-0`); the
+        record carries it with `why` as its Termination."""
+        self._finish(result, why)
+
     def cancel(self, why: str) -> None:
         self.game.status, self.game.termination = "cancelled", why
         self.game.updated = utcnow()
