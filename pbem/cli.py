@@ -325,7 +325,13 @@ def _status(args) -> int:
 
 def _admin(args) -> int:
     from pbem import admin, forget
+    from pbem.config import Config
     from pbem.mail.outbox import deliver_due
+    from pbem.status import missing_sqlite_file
+    missing = missing_sqlite_file(Config.from_environment(make_secret=False).database_url)
+    if missing:  # the wrong directory or settings: do not start an empty database
+        print(f"pbem admin {args.action}: {missing}", file=sys.stderr)
+        return 1
     config = _server_config()
     try:
         if args.action == "cancel":

@@ -102,7 +102,7 @@ def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
     """`pbem status`: exit 0 when the database answers, 1 when it does not (or is not
     there). Creates nothing: see the module's docstring."""
     out(f"pbem for {config.address}, database {without_password(config.database_url)}")
-    missing = _missing_sqlite_file(config.database_url)
+    missing = missing_sqlite_file(config.database_url)
     if missing:
         out(f"database:     MISSING: {missing}")
         out(_secret_line(config, workdir))
@@ -129,7 +129,7 @@ def _look(url: str) -> Status:
         return Status(database_ok=False, database_error=_first_line(error))
 
 
-def _missing_sqlite_file(url: str) -> str:
+def missing_sqlite_file(url: str) -> str:
     """Why a SQLite database is not there ('' when it is, or for PostgreSQL)."""
     if not url.startswith("sqlite:///"):
         return ""

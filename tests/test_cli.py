@@ -495,3 +495,11 @@ def test_admin_commands_run_from_the_command_line(tmp_path):
     assert listed.startswith("@spam.example  since ")
     record = run_pbem("export", game_id, cwd=tmp_path).stdout
     assert '[Termination "adjudicated by the administrator: b left the club"]' in record
+
+
+def test_admin_in_the_wrong_directory_creates_no_database(tmp_path):
+    done = run_pbem("admin", "ban", "x@example.org", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"pbem admin ban: there is no database file "
+                                  f"{tmp_path / 'pbem.db'} (nothing was created).")
+    assert list(tmp_path.iterdir()) == []
