@@ -182,6 +182,7 @@ def merge_players(config: Config, address: str, into: str) -> Player:
         kept = Player.get_or_none(Player.email == into)
         if kept is None:
             old.email = into
+            old.confirmed = True  # the administrator vouches for it, as with `pbem new`
             old.save()
             kept = old
         elif kept.id == old.id:
@@ -214,7 +215,7 @@ def _fold(old: Player, kept: Player) -> None:
     Game.update(creator=kept).where(Game.creator == old).execute()
     Request.update(player=kept).where(Request.player == old).execute()
     Vacation.update(player=kept).where(Vacation.player == old).execute()
-    kept.confirmed = kept.confirmed or old.confirmed
+    kept.confirmed = True  # the administrator vouches for it, as with `pbem new`
     kept.save()
     old.delete_instance()
 

@@ -31,7 +31,7 @@ import sys
 
 from notation.record import RecordSyntaxError, format_record, parse_records
 from pbem import __version__
-from pbem.config import SettingsError, read_env_file
+from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, selfplay
@@ -64,6 +64,8 @@ def _main(argv: list[str] | None) -> int:
     try:
         if args.env_file:
             os.environ.update(read_env_file(args.env_file))  # the file wins, as in systemd
+        for warning in unknown_settings(os.environ):
+            print(f"pbem: {warning}", file=sys.stderr)
         return args.run(args)
     except SettingsError as error:
         print("pbem: the settings cannot be used:", file=sys.stderr)

@@ -10,6 +10,7 @@ what would work, never a traceback from deep inside.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import secrets
@@ -173,7 +174,8 @@ def _readable_file(value: str) -> str | None:
     try:
         Path(value).read_text()
     except (OSError, UnicodeDecodeError) as error:
-        return f"a file this user can read (it cannot: {getattr(error, 'strerror', None) or error})"
+        reason = getattr(error, "strerror", None) or error
+        return f"a file this user can read (it cannot: {reason})"
     return None
 
 
@@ -226,6 +228,19 @@ def validate(environ) -> list[str]:
             shown = "(hidden)" if name in SECRET else repr(value)
             problems.append(f"{name}={shown} cannot be used: wanted {wanted}.")
     return problems
+
+
+def unknown_settings(environ) -> list[str]:
+    """A warning for each PBEM_* variable pbem does not read (a typo is otherwise silent:
+    PBEM_DATABSE_URL would leave the default database in use). PBEM_TEST_* are the
+    tests' own."""
+    warnings = []
+    for name in sorted(environ):
+        if name.startswith("PBEM_") and name not in CHECKS and not name.startswith("PBEM_TEST_"):
+            close = difflib.get_close_matches(name[5:], [c[5:] for c in CHECKS], n=1)
+            warnings.append(f"{name} is not a pbem setting and is ignored"
+                            + (f" (did you mean PBEM_{close[0]}?)" if close else ""))
+    return warnings
 
 
 def secret_path(workdir: str | Path) -> Path:

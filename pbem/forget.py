@@ -39,7 +39,7 @@ def forget_player(config: Config, address: str, resign: bool = False) -> list[in
             if seat.game.id in unfinished:
                 _leave(config, seat)
         Request.update(open=False).where(Request.player == player).execute()
-        Outbox.delete().where((Outbox.recipient == address) & Outbox.sent.is_null()
+        Outbox.delete().where(((Outbox.recipient == address) & Outbox.sent.is_null())
                               | (Outbox.recipient == player.email)).execute()
         _erase(address, [seat.game.id for seat in seats])
     return sorted(seat.game.id for seat in seats)

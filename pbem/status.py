@@ -51,15 +51,15 @@ def check() -> Status:
             database_ok=True,
             outbox_backlog=waiting.count(),
             outbox_retrying=waiting.where(Outbox.attempts > 0).count(),
-            oldest_undelivered_seconds=_age(now, oldest),
+            oldest_undelivered_seconds=seconds_since(now, oldest),
             running_games=Game.select().where(Game.status == "running").count(),
-            last_inbound_seconds=_age(now, last_in),
+            last_inbound_seconds=seconds_since(now, last_in),
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
 
 
-def _age(now: dt.datetime, then) -> int | None:
+def seconds_since(now: dt.datetime, then) -> int | None:
     if then is None:
         return None
     if isinstance(then, str):  # SQLite hands MIN()/MAX() of a date back as text

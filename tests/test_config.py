@@ -66,3 +66,13 @@ def test_a_line_that_is_not_a_setting_is_named_with_its_number(tmp_path):
     with pytest.raises(SettingsError, match=r"line 2: 'export PBEM_HTTP=127.0.0.1:8000' is "
                                             r"not KEY=value"):
         read_env_file(path)
+
+
+def test_a_misspelt_setting_is_named_with_the_one_meant():
+    from pbem.config import unknown_settings
+    assert unknown_settings({"PBEM_DATABSE_URL": "sqlite:///x.db", "PBEM_COLOUR": "blue",
+                             "PBEM_TEST_DATABASE_URL": "postgresql://localhost/t",
+                             "PBEM_DOMAIN": "pbem.example.org", "HOME": "/root"}) == [
+        "PBEM_COLOUR is not a pbem setting and is ignored",
+        "PBEM_DATABSE_URL is not a pbem setting and is ignored (did you mean "
+        "PBEM_DATABASE_URL?)"]

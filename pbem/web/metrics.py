@@ -31,7 +31,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from pbem.engines.base import CHANCE
-from pbem.status import _age
+from pbem.status import seconds_since
 from pbem.store import Game, Inbound, Move, Outbox
 from pbem.store.models import Clock, utcnow
 
@@ -123,21 +123,21 @@ class StoreCollector:
                                 "least once", value=waiting.where(Outbox.attempts > 0).count())
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
         yield GaugeMetricFamily("pbem_outbox_oldest_seconds", "Age of the oldest undelivered "
-                                "mail (0: none waits)", value=_age(now, oldest) or 0)
+                                "mail (0: none waits)", value=seconds_since(now, oldest) or 0)
 
         lag = GaugeMetricFamily("pbem_scheduler_lag_seconds", "How long the oldest due, "
                                 "unclaimed work has waited for the scheduler (0: on time)",
                                 labels=["job"])
         free = Clock.claimed_until.is_null() | (Clock.claimed_until < now)
         due = Clock.select(fn.MIN(Clock.due)).where((Clock.due <= now) & free).scalar()
-        lag.add_metric(["deadlines"], _age(now, due) or 0)
+        lag.add_metric(["deadlines"], seconds_since(now, due) or 0)
         free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
         due = (Outbox.select(fn.MIN(Outbox.next_attempt))
                .where(Outbox.sent.is_null() & (Outbox.next_attempt <= now) & free).scalar())
-        lag.add_metric(["outbox"], _age(now, due) or 0)
+        lag.add_metric(["outbox"], seconds_since(now, due) or 0)
         yield lag
 
-        last_in = _age(now, Inbound.select(fn.MAX(Inbound.received)).scalar())
+        last_in = seconds_since(now, Inbound.select(fn.MAX(Inbound.received)).scalar())
         if last_in is not None:
             yield GaugeMetricFamily("pbem_last_inbound_seconds", "Seconds since the last "
                                     "mail came in", value=last_in)
