@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbem import clock
+from pbem import clock, conversation
 from pbem.commands import player_for
 from pbem.config import Config
 from pbem.engines.base import Engine, OptionError
@@ -20,7 +20,7 @@ from pbem.mail import notify
 from pbem.mail.outbox import deliver_due
 from pbem.mail.pipeline import receive
 from pbem.play import Table, create_game
-from pbem.store import Game, Player, Request, Seat, transaction
+from pbem.store import Address, Game, Player, Request, Seat, transaction
 from pbem.store.models import Ban, Vacation
 from pbem.timekeeping import controls, ledger
 
@@ -45,7 +45,7 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
         controls.keep(game, control)
         table = Table.load(game.id)
         table.start()
-        notify.after_moves(config, table, {}, frozenset(), announce=[notify.started_note(table)])
+        conversation.after_write(config, table)
     return game.id
 
 
@@ -81,16 +81,18 @@ def adjudicate_game(config: Config, game_id: int, result: str, reason: str) -> T
     reason = _reason(reason)
     with transaction():
         table = _table(game_id, ("running",), "adjudicated")
-        result = result_token(result, len(table.seats))
-        table.adjudicate(result, f"adjudicated by the administrator: {reason}")
+        shares = seat_shares(result, len(table.seats))
+        token = record_token(table, shares)
+        table.adjudicate(token, f"adjudicated by the administrator: {reason}", shares)
+        each = ", ".join(f"{name} {share}" for name, share in zip(table.names, shares))
         _announce_end(config, table, f"The administrator adjudicated game #{game_id} "
-                                     f"{result}: {reason}")
+                                     f"({each}): {reason}")
     return table
 
 
-def result_token(text: str, players: int) -> str:
-    """'1-0', '0.5-0.5' or '1/2-1/2' -> the record's token; one share per seat, adding up
-    to the one win there is."""
+def seat_shares(text: str, players: int) -> list[Fraction]:
+    """'1-0', '0.5-0.5' or '1/2-1/2' -> each seat's share of the win, in seat order (the
+    order of the players on the game's page), adding up to the one win there is."""
     try:
         shares = [Fraction(part.strip()) for part in text.split("-")]
     except (ValueError, ZeroDivisionError):
@@ -98,9 +100,25 @@ def result_token(text: str, players: int) -> str:
     if len(shares) != players or any(s < 0 for s in shares) or sum(shares) != 1:
         example = "-".join(["1"] + ["0"] * (players - 1))
         raise AdminError(f"--result {text!r} is not a result for {players} players: give "
-                         f"each seat's share of the win, in seat order, adding up to 1, "
-                         f"e.g. {example} or {'-'.join([str(Fraction(1, players))] * players)}")
-    return "-".join(str(share) for share in shares)
+                         f"each player's share of the win, in the order the game lists them, "
+                         f"adding up to 1, e.g. {example} or "
+                         f"{'-'.join([str(Fraction(1, players))] * players)}")
+    return shares
+
+
+def record_token(table: Table, shares: list[Fraction]) -> str:
+    """The record's result token for these shares, in the game's own order: Onyx's is by
+    colour, so after a swap seat 0's share comes second. The engine's token for a
+    resignation puts the 0 where each seat stands, which tells the order."""
+    seats = range(len(shares))
+    places = [table.engine.resigned_result(table.state, seat).split("-").index("0")
+              for seat in seats]
+    if sorted(places) != list(seats):  # no such hint: seat order
+        places = list(seats)
+    token = [""] * len(shares)
+    for seat, place in zip(seats, places):
+        token[place] = str(shares[seat])
+    return "-".join(token)
 
 
 def _reason(reason: str) -> str:
@@ -122,14 +140,9 @@ def _table(game_id: int, statuses: tuple[str, ...], verb: str) -> Table:
 
 
 def _announce_end(config: Config, table: Table, note: str) -> None:
-    """The game mail with `note` to every seat; of a game still inviting, only to those
-    who accepted (the others never agreed to hear from it)."""
-    if table.status_before == "inviting":
-        for seat in table.seats:
-            if seat.answer == "accepted":
-                notify.send_game_mail(config, table, seat.number, notes=[note])
-        return
-    notify.after_moves(config, table, {}, frozenset(), announce=[note])
+    """Every seat's mail about the end (pbem.conversation), with `note` in it."""
+    table.notices.append(conversation.Notice(lambda seat: note))
+    conversation.after_write(config, table)
 
 
 # -- addresses -------------------------------------------------------------------------------
@@ -173,13 +186,20 @@ def _player(address: str) -> Player:
 
 
 def merge_players(config: Config, address: str, into: str) -> Player:
-    """One player with two addresses: everything of `address` (seats, games created,
-    requests, vacations) moves to the player at `into`, who keeps their name and settings
+    """One player with two player rows: everything of `address` (seats, games created,
+    requests, vacations, second addresses) moves to the player at `into`, who keeps their name and settings
     and plays on from `into`. When nobody has `into` yet, the player simply moves there."""
     into = _address(into)
     with transaction():
         old = _player(address)
         kept = Player.get_or_none(Player.email == into)
+        second = Address.get_or_none(Address.email == into)
+        if second is not None and second.player_id != old.id:
+            owner = Player.get_by_id(second.player_id)
+            raise AdminError(f"{into} is a second address of the player at {owner.email}: "
+                             f"merge into {owner.email}")
+        if second is not None:  # their own second address becomes the main one
+            second.delete_instance()
         if kept is None:
             old.email = into
             old.confirmed = True  # the administrator vouches for it, as with `pbem new`
@@ -215,6 +235,7 @@ def _fold(old: Player, kept: Player) -> None:
     Game.update(creator=kept).where(Game.creator == old).execute()
     Request.update(player=kept).where(Request.player == old).execute()
     Vacation.update(player=kept).where(Vacation.player == old).execute()
+    Address.update(player=kept).where(Address.player == old).execute()
     kept.confirmed = True  # the administrator vouches for it, as with `pbem new`
     kept.save()
     old.delete_instance()

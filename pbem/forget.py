@@ -1,5 +1,5 @@
-"""Forgetting a player on request (`pbem admin forget`): the address, the name and the raw
-mail go; the games stay, with "a former player" in the seat.
+"""Forgetting a player on request (`pbem admin forget`): the address (and any second
+address), the name and the raw mail go; the games stay, with "a former player" in the seat.
 
 Pages, exports, records and mails all name players by `Player.name`, so renaming the row
 is enough for everything written from now on. What was stored with the address or the
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pbem.admin import AdminError, _announce_end, _player
 from pbem.config import Config
 from pbem.play import Table
-from pbem.store import Game, Inbound, Move, Outbox, Request, Seat, transaction
+from pbem.store import Address, Game, Inbound, Move, Outbox, Request, Seat, transaction
 
 FORMER_PLAYER = "a former player"
 
@@ -31,6 +31,8 @@ def forget_player(config: Config, address: str, resign: bool = False) -> list[in
             raise AdminError(f"{address} plays in game {', '.join(f'#{n}' for n in unfinished)}, "
                              f"which has not ended: end it first (pbem admin adjudicate or "
                              f"cancel), or add --resign to resign it for them")
+        addresses = [address] + [row.email for row in player.addresses]  # and second ones
+        Address.delete().where(Address.player == player).execute()
         player.email = f"former-{player.id}@forgotten.invalid"  # unique; never delivered
         player.name = FORMER_PLAYER
         player.confirmed = player.digest = False
@@ -39,9 +41,10 @@ def forget_player(config: Config, address: str, resign: bool = False) -> list[in
             if seat.game.id in unfinished:
                 _leave(config, seat)
         Request.update(open=False).where(Request.player == player).execute()
-        Outbox.delete().where(((Outbox.recipient == address) & Outbox.sent.is_null())
+        Outbox.delete().where((Outbox.recipient.in_(addresses) & Outbox.sent.is_null())
                               | (Outbox.recipient == player.email)).execute()
-        _erase(address, [seat.game.id for seat in seats])
+        for each in addresses:
+            _erase(each, [seat.game.id for seat in seats])
     return sorted(seat.game.id for seat in seats)
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from mailtest import body
 from pbem.admin import (AdminError, adjudicate_game, ban, cancel_game, merge_players,
-                        result_token, start_game, unban)
+                        seat_shares, start_game, unban)
 from pbem.engines import ENGINES
 from pbem.export.record import record_text
 from pbem.forget import FORMER_PLAYER, forget_player
@@ -87,16 +87,30 @@ def test_adjudicating_a_dealt_game_reveals_the_seed_and_the_record_replays(
     assert checked.returncode == 0, checked.stderr
 
 
-@pytest.mark.parametrize("text, players, token", [
-    ("1-0", 2, "1-0"), ("0.5-0.5", 2, "1/2-1/2"), ("0-1/2-1/2", 3, "0-1/2-1/2")])
-def test_a_result_is_each_seats_share_of_the_win(text, players, token):
-    assert result_token(text, players) == token
+@pytest.mark.parametrize("text, players, shares", [
+    ("1-0", 2, "1 0"), ("0.5-0.5", 2, "1/2 1/2"), ("0-1/2-1/2", 3, "0 1/2 1/2")])
+def test_a_result_is_each_seats_share_of_the_win(text, players, shares):
+    assert " ".join(map(str, seat_shares(text, players))) == shares
 
 
 @pytest.mark.parametrize("text", ["1-1", "1-0-0", "white", "-1-2"])
 def test_a_result_that_is_not_one_win_shared_is_refused_with_an_example(text):
     with pytest.raises(AdminError, match=r"e\.g\. 1-0 or 1/2-1/2"):
-        result_token(text, 2)
+        seat_shares(text, 2)
+
+
+def test_after_a_swap_the_onyx_record_gives_the_win_by_colour(onyx, mail_server, tmp_path):
+    """RULINGS O8: bob's swap takes over Black's stone; alice (seat 0) now plays White.
+    The administrator gives the players' shares; the record's token is by colour."""
+    game_id, alice, bob = onyx
+    alice.reply("F6")
+    bob.reply("swap")
+    adjudicate_game(mail_server, game_id, "1-0", "alice was winning")  # alice: 1
+    record = record_text(Table.load(game_id, lock=False))
+    assert '[Result "0-1"]' in record  # White won: alice
+    assert [s.share for s in Seat.select().where(Seat.game == game_id)
+            .order_by(Seat.number)] == ["1", "0"]
+    assert record_check(tmp_path, record).returncode == 0
 
 
 def test_only_a_running_game_is_adjudicated(onyx, mail_server):

@@ -64,7 +64,8 @@ def test_digest_on_holds_back_the_news_of_moves_until_the_daily_digest(onyx, mai
     assert words.startswith("Your daily digest: 1 game waiting for you.\n\n"
                            "To play, reply to the address under each game (not to this "
                            "mail), with your\nmove on the first line.")
-    assert f"== #{game_id} Onyx ==\nPlayers: 1 alice, 2 bob (you)\n" in words
+    assert (f"== #{game_id} Onyx ==\nSince your last mail:\n  #1 alice: F6\n\n"
+            f"Players: Black alice, White bob (you)\n") in words
     assert "It is your turn (move #2)." in words
     assert (f"Reply to: {game_reply_to}\n(your move on the first line; `#2 YOUR-MOVE` "
             f"plays it only as move #2)\n") in words

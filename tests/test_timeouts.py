@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+import mailtest
 from mailtest import body
 from notation.record import format_record
 from pbem.admin import start_game
@@ -38,8 +39,7 @@ def flat(message):
 
 
 def record_in(message) -> str:
-    text = body(message).replace("\r\n", "\n")
-    return text.split("The record of the game:\n\n", 1)[1].split("\n\nChecking the deal")[0]
+    return mailtest.record_in(body(message).replace("\r\n", "\n")).rstrip("\n")
 
 
 def check_record(tmp_path, text) -> int:
