@@ -235,3 +235,17 @@ def test_a_forgotten_address_that_writes_again_is_a_stranger(onyx, mail_server):
     assert len(alice.inbox) == before  # the seat's player is someone else now
     assert Inbound.select().order_by(Inbound.id.desc()).first().outcome == \
         "ignored: From is not the seat's player"
+
+
+def test_second_addresses_go_with_a_merge_and_with_a_forget(onyx, mail_server):
+    from pbem.store import Address
+    game_id, alice, bob = onyx
+    alice_row = Player.get(Player.email == alice.address)
+    Address.create(player=alice_row, email="alice@home.example", confirmed=True)
+    with pytest.raises(AdminError, match="a second address of the player at alice@example"):
+        merge_players(mail_server, bob.address, "alice@home.example")
+    kept = merge_players(mail_server, alice.address, "carol@example.org")
+    assert [a.email for a in kept.addresses] == ["alice@home.example"]
+    cancel_game(mail_server, game_id, "closing")
+    forget_player(mail_server, "carol@example.org")
+    assert not Address.select().exists()
