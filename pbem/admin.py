@@ -187,8 +187,9 @@ def _player(address: str) -> Player:
 
 def merge_players(config: Config, address: str, into: str) -> Player:
     """One player with two player rows: everything of `address` (seats, games created,
-    requests, vacations, second addresses) moves to the player at `into`, who keeps their name and settings
-    and plays on from `into`. When nobody has `into` yet, the player simply moves there."""
+    requests, vacations, second addresses) moves to the player at `into`, who keeps their
+    name and settings and plays on from `into`. When nobody has `into` yet, the player
+    simply moves there."""
     into = _address(into)
     with transaction():
         old = _player(address)
