@@ -87,14 +87,18 @@ def _seats(view: dict) -> list[str]:
     over = view["phase"] == "over"
     you = view.get("you")
     points = view["score"] if over else view["bullheads"]
-    label = "score" if over else "bullheads"
-    lines = [(f"{'Seat':<8}{'hand':>5}{'deck':>6}{'pile':>6}{label:>11}  "
+    column = "score" if over else "bullheads"
+    names = view.get("names")  # the server's, where it gave them
+    labels = [f"#{s + 1}{' ' + names[s] if names else ''}{' you' if s == you else ''}"
+              for s in range(view["players"])]
+    width = max([8] + [len(label) + 1 for label in labels])
+    lines = [(f"{'Seat':<{width}}{'hand':>5}{'deck':>6}{'pile':>6}{column:>11}  "
               + ("total" if view["match"]["games"] > 1 else "")).rstrip()]
     for s in range(view["players"]):
         status = _status(view, s)
         total = f"{view['match']['totals'][s]:>5}" if view["match"]["games"] > 1 else ""
-        name = f"#{s + 1}{' you' if s == you else ''}"
-        lines.append(f"{name:<8}{view['hand_sizes'][s]:>5}{view['deck_sizes'][s]:>6}"
+        name = labels[s]
+        lines.append(f"{name:<{width}}{view['hand_sizes'][s]:>5}{view['deck_sizes'][s]:>6}"
                      f"{len(view['piles'][s]):>6}{points[s]:>11}  {total}"
                      f"{'  ' + status if status else ''}".rstrip())
     if view["variant"] in ("2", "1+2"):
