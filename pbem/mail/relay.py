@@ -145,7 +145,13 @@ class Relay:
         if not smtp.has_extn("auth"):
             raise RelayUnavailable(f"the relay {self.name} offers no AUTH, but "
                                    f"PBEM_SMTP_USER={config.smtp_user} is set")
-        smtp.login(config.smtp_user, config.smtp_password)
+        smtp.user, smtp.password = config.smtp_user, config.smtp_password
+        if "PLAIN" in smtp.esmtp_features["auth"].upper().split():
+            # One try: smtplib's login() would go on to the next mechanism after a 535
+            # and say only how the last one failed.
+            smtp.auth("PLAIN", smtp.auth_plain)
+        else:
+            smtp.login(config.smtp_user, config.smtp_password)
 
     def send(self, sender: str, recipient: str, message: bytes,
              handed_over: Callable[[], None] = lambda: None) -> None:
