@@ -142,3 +142,16 @@ def test_a_listener_takes_at_most_its_connections_in_all(capped):
     for source in ("127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.3"):
         assert connect(source).startswith(b"220 ")
     assert connect("127.0.0.4").startswith(b"421 4.7.0 pbem has too many connections")
+
+
+def test_the_units_allow_more_descriptors_than_the_listeners_take():
+    """Two listeners at their cap, the database and the relay must fit under LimitNOFILE
+    (the default of 1024 was what 1100 idle connections used up)."""
+    from pathlib import Path
+
+    from pbem.config import Config
+    deploy = Path(__file__).resolve().parent.parent / "deploy" / "systemd"
+    for unit in ("pbem-worker.service", "pbem-web.service"):
+        limits = [line.split("=", 1)[1] for line in (deploy / unit).read_text().splitlines()
+                  if line.startswith("LimitNOFILE=")]
+        assert limits and int(limits[0]) >= 4 * Config.max_connections + 1024, unit
