@@ -101,6 +101,17 @@ def tail(path: Path, lines: int = 40) -> str:
         return f"--- {path}: {error} ---"
 
 
+def terminate(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it has not ended 20 s later."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 # --- the operator's files from deploy/, with the operator's values replaced -------------
 
 @dataclass
@@ -365,17 +376,10 @@ service anvil {{
         return client
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.process.terminate()  # the master stops its children, then itself
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-        self.errors.close()
+        if self.process is not None:
+            terminate(self.process)  # Dovecot's master stops its children, then itself
+            self.process = None
+            self.errors.close()
 
 
 # --- Postfix: the MTA in front of pbem -----------------------------------------------------
@@ -743,17 +747,10 @@ class OpenDMARC:
         return tail(self.root / "opendmarc.err")
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-        self.errors.close()
+        if self.process is not None:
+            terminate(self.process)
+            self.process = None
+            self.errors.close()
 
 
 # --- players: write to Postfix, read from Dovecot ------------------------------------------
