@@ -94,8 +94,9 @@ def _transport_lines(status: Status) -> list[str]:
     """Mail refused on the way out and on the way in, when there is any."""
     lines = []
     if status.outbox_given_up:
-        lines.append(f"given up:     {status.outbox_given_up} given up (the relay refused them "
-                     f"for good) in {GIVEN_UP_DAYS} days: see last_error in the outbox")
+        lines.append(f"given up:     {status.outbox_given_up} mail(s) in {GIVEN_UP_DAYS} days "
+                     f"(refused for good, or undelivered for 5 days): see last_error in "
+                     f"the outbox")
     if status.refusals_last_day:
         counts = ", ".join(f"{reason} {n}" for reason, n in status.refusals_last_day.items())
         lines.append(f"refused in:   {counts} (last 24 h; README: PBEM_AUTHSERV_ID)")

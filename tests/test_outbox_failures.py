@@ -69,7 +69,8 @@ def test_a_permanent_refusal_is_given_up_and_the_opponent_told(onyx, sink, mail_
 
     status = check()
     assert (status.outbox_backlog, status.outbox_given_up) == (0, 1)
-    assert "1 given up (the relay refused them for good" in "\n".join(describe(status))
+    assert ("given up:     1 mail(s) in 7 days (refused for good, or undelivered for 5 days)"
+            in "\n".join(describe(status)))
 
 
 def test_a_bounce_while_the_game_waits_for_someone_else_tells_nobody(onyx, sink, mail_server):
