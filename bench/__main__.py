@@ -1,9 +1,9 @@
-"""`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end, then
-the web archive) and print its figures."""
+"""`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end, the
+web archive, then the mail a player gets in a whole game) and print its figures."""
 
 import argparse
 
-from bench import engines, mail, web
+from bench import conversation, engines, mail, web
 
 
 def main() -> None:
@@ -14,6 +14,7 @@ def main() -> None:
     engines.run(args.seconds)
     mail.run(args.seconds)
     web.run(args.seconds)
+    conversation.run(games=1)
 
 
 main()

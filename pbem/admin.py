@@ -5,10 +5,10 @@ and `pbem deliver`; each opens the store from the configuration and closes nothi
 
 from __future__ import annotations
 
+from pbem import conversation
 from pbem.commands import player_for
 from pbem.config import Config
 from pbem.engines.base import Engine, OptionError
-from pbem.mail import notify
 from pbem.mail.outbox import deliver_due
 from pbem.mail.pipeline import receive
 from pbem.play import Table, create_game
@@ -36,7 +36,7 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
         controls.keep(game, control)
         table = Table.load(game.id)
         table.start()
-        notify.after_moves(config, table, {}, frozenset(), announce=[notify.started_note(table)])
+        conversation.after_write(config, table)
     return game.id
 
 

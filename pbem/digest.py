@@ -1,8 +1,8 @@
 """The daily digest: one mail a day listing every game waiting on a player, for players who
 chose it (`digest on`) instead of a mail after each move.
 
-What a digest player still gets at once (decided in `notify.after_moves`, the one place
-where the news of others' moves is queued): the answer to their own mail (their move's
+What a digest player still gets at once (decided by the conversation policy,
+`pbem.conversation`, the one place that decides who is mailed): the answer to their own mail (their move's
 confirmation, an error), a game's start and end, invitations and confirmations, comments
 (`say`) and undo requests, mail they ask for (`board`, `remind`), the game clock's
 reminders and timeouts, and a turn with less than a day to its deadline (a reaction
@@ -22,11 +22,12 @@ import datetime as dt
 import logging
 from urllib.parse import quote
 
-from pbem import clock
+from pbem import clock, conversation
 from pbem.config import Config
 from pbem.mail import compose, notify
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
+from pbem.play import Table
 from pbem.remind import WaitingGame, waiting_games
 from pbem.store import Player, transaction
 from pbem.timekeeping import controls, display
@@ -92,16 +93,17 @@ def _queue_digest(config: Config, player: Player, day: dt.date, now: dt.datetime
 
 
 def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
-    """One game of the digest, drawn from the seat's own view, with its reply address."""
-    table, seat = wait.table, wait.seat
+    """One game of the digest, drawn from the seat's own view, with its reply address and
+    the news since the seat's last mail (which moves its cursor: the game is locked)."""
+    table, seat = Table.load(wait.table.game.id), wait.seat
     engine, game = table.engine, table.game
     address = reply_address(seat_token(config.secret_key, game.id, seat), config.domain)
     subject = "Re: " + notify.subject(table)
     return {
         "id": game.id, "title": engine.title, "subject": notify.subject(table),
-        "players": ", ".join(f"{n + 1} {name}{' (you)' if n == seat else ''}"
-                             for n, name in enumerate(table.names)),
-        "diagram": engine.text_diagram(engine.view(table.state, seat)).rstrip("\n"),
+        "news": conversation.news(table, seat),
+        "players": notify.players_line(table, seat),
+        "diagram": engine.text_diagram(notify.named_view(table, seat)).rstrip("\n"),
         "status": notify.status(table, seat), "prompt": engine.prompt(table.state, seat),
         "since": controls.when(wait.since) if wait.since else "",
         "clock": display.clock_line(table, seat, now),  # their own time, and what is public

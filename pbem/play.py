@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
@@ -36,6 +37,7 @@ class Happening:
     # whether the seat's wait ended with it or goes on (ledger.renewed).
     waiting_before: frozenset[int] = frozenset()
     waiting_after: frozenset[int] = frozenset()
+    revealed: str | None = None  # what it showed everyone (engine.revelation)
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -46,6 +48,19 @@ def display_name(name: str) -> str:
     but an address never leaves even if a name was written some other way: keep what is
     before any '@'."""
     return name.split("@", 1)[0]
+
+
+def outcome_words(names: list[str], shares) -> str:
+    """`alice won`, `alice and bob shared the win`, or '' while there is no result;
+    `shares`: each seat's share of the win, in seat order (Table.shares, Seat.share)."""
+    if not shares or len(shares) != len(names):
+        return ""
+    winners = [name for name, share in zip(names, shares) if share > 0]
+    if not winners:
+        return ""
+    if len(winners) == 1:
+        return f"{winners[0]} won"
+    return f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"
 
 
 def actor_name(names, seat: int, anonymous: bool, viewer: int | None = None,
@@ -67,7 +82,12 @@ class Table:
         self.game, self.engine, self.state, self.seats = game, engine, state, seats
         self.happenings: list[Happening] = []
         self.status_before = game.status  # a start or an end is news for everyone
-        self.mailed: set[int] = set()  # seats already sent the position in this transaction
+        # Whom the game waited for when this write began (pbem.conversation: whose wait
+        # begins with it); what the players said and what they are to be told meanwhile.
+        self.waiting_before = (engine.to_act(state) if game.status == "running"
+                               else frozenset())
+        self.said: list[int] = []  # seats that `say` something
+        self.notices: list = []  # pbem.conversation.Notice
         self.clocked = 0  # happenings the clocks have accounted for (ledger.settle)
         # (control or None, {seat: Clock}) as ledger.settle left them: this write's mails
         # show the clock from these instead of reading the rows again for every mail.
@@ -138,9 +158,26 @@ class Table:
 
     def resign(self, seat: int, why: str = "") -> None:
         """`seat` gives up (or ran out of time, `why`): two players, the other wins; more,
-        the others share the win."""
+        the others share the win. The token is the engine's (Onyx's is by colour); the
+        shares are the players'."""
+        others = Fraction(1, len(self.seats) - 1)
         self._finish(self.engine.resigned_result(self.state, seat),
-                     why or f"{self.names[seat]} resigned")
+                     why or f"{self.names[seat]} resigned",
+                     [Fraction(0) if s == seat else others for s in range(len(self.seats))])
+
+    def shares(self) -> list[Fraction] | None:
+        """Each seat's share of the win once the game is over, in seat order; else None."""
+        if self.game.status != "finished":
+            return None
+        if all(seat.share is not None for seat in self.seats):
+            return [Fraction(seat.share) for seat in self.seats]
+        outcome = self.engine.outcome(self.state) if self.state is not None else None
+        return list(outcome.shares) if outcome else None
+
+    def say(self, seat: int, text: str) -> None:
+        """A comment to every player, kept in the record after the current ply."""
+        Comment.create(game=self.game, ply=self.game.plies, seat=seat, text=text)
+        self.said.append(seat)
 
     def cancel(self, why: str) -> None:
         self.game.status, self.game.termination = "cancelled", why
@@ -172,13 +209,14 @@ class Table:
         visible = {viewer: self.engine.visible_notation(before, seat, decision, viewer)
                    for viewer in [None, *range(len(self.seats))]}
         anonymous = self.engine.anonymous(before, seat, decision)
+        revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
         Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
-                    anonymous=anonymous)
+                    anonymous=anonymous, revealed=revealed)
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
                                          anonymous, self.engine.to_act(before),
-                                         self.engine.to_act(after)))
+                                         self.engine.to_act(after), revealed))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)
@@ -187,17 +225,37 @@ class Table:
             outcome = self.engine.outcome(self.state)
             self.game.status = "finished"
             self.game.termination = outcome.reason if outcome else ""
+            if outcome is not None:
+                self._keep_shares(outcome.shares)
         self.game.updated = utcnow()
         self.game.save()
         ledger.settle(self)  # the clocks of the seats whose waiting changed
 
-    def _finish(self, result: str, why: str) -> None:
+    def _finish(self, result: str, why: str, shares) -> None:
         self.game.status, self.game.result, self.game.termination = "finished", result, why
         self.game.updated = utcnow()
         self.game.save()
+        self._keep_shares(shares)
         ledger.settle(self)
 
+    def _keep_shares(self, shares) -> None:
+        """Each player's share of the win, on their seat: pages, filters and mail read the
+        result from here, so it belongs to the player whatever colour they ended with."""
+        for seat, share in zip(self.seats, shares):
+            seat.share = str(share)
+            Seat.update(share=seat.share).where(Seat.id == seat.id).execute()
+
     # -- the record ----------------------------------------------------------------------
+
+    def record(self, reveal_seed: bool | None = None):
+        """The game's record with every comment: after the ply each follows, and those
+        said before the first move at its head (notation/README.md). The end mail, the
+        exports and `history` all write this one."""
+        record = self.record_game().record(reveal_seed=reveal_seed)
+        opening = (Comment.select().where((Comment.game == self.game) & (Comment.ply <= 0))
+                   .order_by(Comment.created, Comment.id))
+        record.comments = [f"{self.names[c.seat]}: {c.text}" for c in opening] + record.comments
+        return record
 
     def record_game(self) -> GameRecord:
         """The game as a record-writing `Game`, from the move log (for history and the end)."""

@@ -12,7 +12,6 @@ import datetime as dt
 from dataclasses import dataclass
 
 from pbem.config import Config
-from pbem.mail import notify
 from pbem.play import Table
 from pbem.store import Game, Player, Seat
 from pbem.timekeeping.ledger import waiting_on
@@ -60,7 +59,9 @@ def remind(config: Config, player: Player, here: Table | None = None) -> list[st
         return []
     mailed = [w for w in waiting if here is None or w.table.game.id != here.game.id]
     for wait in mailed:
-        notify.send_game_mail(config, wait.table, wait.seat, notes=[REMINDER])
+        from pbem import conversation  # it reads waiting_games' tables: import late
+        table = Table.load(wait.table.game.id)  # the game's lock: the seat's cursor moves
+        conversation.tell(config, table, wait.seat, [REMINDER])
     listed = ", ".join(f"#{w.table.game.id} {w.table.engine.title}"
                        + ("" if w in mailed else " (this game)") for w in waiting)
     answer = f"Waiting for you: {listed}."

@@ -77,6 +77,13 @@ def body(message: EmailMessage) -> str:
     return message.get_body(("plain",)).get_content()
 
 
+def record_in(text: str) -> str:
+    """The game record in a game-end mail's text: after its heading, up to the deal check
+    (dealt games) or the signature."""
+    record = text.replace("\r\n", "\n").split("The record of the game:", 1)[1]
+    return record.split("Checking the deal", 1)[0].split("\n-- \n", 1)[0].strip("\n") + "\n"
+
+
 def html(message: EmailMessage) -> str:
     return message.get_body(("html",)).get_content()
 

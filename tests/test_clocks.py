@@ -177,7 +177,7 @@ def test_a_bank_keeps_what_is_left_and_gains_the_increment(mail_server, players,
     assert (wait.seat, wait.deadline) == (0, frozen_time.now + dt.timedelta(days=8))
     frozen_time.move(days=1)
     alice.reply("H7")
-    assert "bob has 12 days left" in " ".join(body(alice.last).split())
+    assert "You have 12 days left" in " ".join(body(bob.last).split())  # bob's turn mail
 
 
 def test_a_bank_never_grows_past_a_year(config, frozen_time):

@@ -204,7 +204,6 @@ def test_the_pipe_alternative_hands_a_move_to_pbem_ingest(site, mta, worker, dov
     alice.reply("F6", to=first)
     news = bob.wait_for("#1 alice: F6")
     assert f"Onyx #{game_id}" in news["Subject"]
-    alice.wait_for("Done: F6")
     wait_for(lambda: not postfix.queue(), "Postfix's queue to empty", log=postfix.log)
     assert "status=bounced" not in postfix.log_path.read_text()
 
@@ -260,7 +259,7 @@ def test_reply_all_and_cc_reach_the_game_once_and_postfix_never_waits(site, mta,
     """A Reply-All (To the reply token, Cc pbem@) and a Cc (To pbem@, Cc the token): one
     LMTP transaction with two recipients each. pbem answers both recipients after the
     data (RFC 2033), so Postfix marks both delivered at once: nothing is deferred and
-    delivered again, the move is played once, the player answered once. (The short
+    delivered again, the move is played once, the opponent told once. (The short
     lmtp_data_done_timeout makes a server that answers once fail here in seconds, not
     after Postfix's default 600.)"""
     postfix = mta("lmtp", main_extra="lmtp_data_done_timeout = 20s\n")
@@ -272,7 +271,6 @@ def test_reply_all_and_cc_reach_the_game_once_and_postfix_never_waits(site, mta,
     news = bob.wait_for("#1 alice: F6")
     cc = bob.reply("G5", to=news, to_address=f"pbem@{PBEM_DOMAIN}", cc=news["Reply-To"])
     alice.wait_for("#2 bob: G5")
-    bob.wait_for("Done: G5")
     wait_for(lambda: delivered_everything(postfix, worker), "every mail to be delivered",
              log=lambda: postfix.log() + worker.log())
     log = postfix.log_path.read_text()
@@ -283,8 +281,8 @@ def test_reply_all_and_cc_reach_the_game_once_and_postfix_never_waits(site, mta,
     assert len(to_pbem) == 4  # two mails, two recipients each, each delivered once
     for sent in (reply_all, cc):
         assert inbound_row(site, sent["Message-ID"])[1:] == ("done: 1 line(s)", 2)
-    assert len([m for m in alice.mailbox() if "Done: F6" in body(m)]) == 1
-    assert len([m for m in bob.mailbox() if "Done: G5" in body(m)]) == 1
+    assert len([m for m in bob.mailbox() if "#1 alice: F6" in body(m)]) == 1
+    assert len([m for m in alice.mailbox() if "#2 bob: G5" in body(m)]) == 1
 
 
 def test_opendmarc_as_deployed_passes_a_player_and_refuses_a_forgery(site, worker, dovecot):
@@ -332,8 +330,9 @@ def test_opendmarc_as_deployed_passes_a_player_and_refuses_a_forgery(site, worke
         assert "dmarc-fail 1" in worker.pbem("status").stdout.decode()
 
         real = alice.reply("F6", to=first)
-        alice.wait_for("Done: F6")
-        raw = inbound_row(site, real["Message-ID"])[0]
+        raw, outcome, moves = wait_for(lambda: inbound_row(site, real["Message-ID"]),
+                                       "pbem to take alice's own mail", log=postfix.log)
+        assert (outcome, moves) == ("done: 1 line(s)", 1)
         headers = raw.split(b"\r\n\r\n")[0].decode()
         assert re.search(rf"Authentication-Results: {re.escape(authserv_id)};"
                          rf"[^:]*dmarc=pass", headers), headers

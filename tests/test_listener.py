@@ -63,7 +63,7 @@ def test_lmtp_answers_each_recipient_and_delivers_once(lmtp, to_token):
     port, (game_id, alice, bob) = lmtp
     token, plain = alice.last["Reply-To"], "pbem@pbem.test"
     to, cc = (token, plain) if to_token else (plain, token)
-    answers = len(alice.inbox)
+    news = len(bob.inbox)
     rcpt, after_data, noop = lmtp_exchange(port, "alice@example.org", [to, cc],
                                            a_reply(alice, to, cc))
     assert [code for code, _ in rcpt] == [250, 250]
@@ -72,7 +72,7 @@ def test_lmtp_answers_each_recipient_and_delivers_once(lmtp, to_token):
     assert [m.text for m in Move.select().where(Move.game == game_id)] == ["F6"]
     assert Inbound.get(Inbound.message_id == "<reply-all-1@example.org>").outcome == \
         "done: 1 line(s)"
-    assert len(alice.inbox) == answers + 1 and "Done: F6" in body(alice.last)
+    assert len(bob.inbox) == news + 1 and "#1 alice: F6" in body(bob.last)  # told once
 
 
 def test_lmtp_answers_only_the_recipients_it_accepted(lmtp):

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from mailtest import body
+from mailtest import body, record_in
 from notation.record import parse_record
 from pbem.admin import start_game
 from pbem.engines import ENGINES
@@ -51,8 +51,7 @@ def test_a_whole_game_by_mail(mail_server, players, engine_id, count):
 
     for person in people:
         final = body(person.last)
-        record = parse_record(final.split("The record of the game:")[1]
-                              .split("Checking the deal")[0])
+        record = parse_record(record_in(final))
         RecordGame.from_record(record).check_result(record)
         assert len(record.moves) == Game.get_by_id(game_id).plies
     _no_one_read_a_hidden_move(game_id, people)

@@ -57,9 +57,11 @@ def test_a_command_after_an_opened_window_waits_for_the_answers(forge):
     assert table.to_act == {1 - seat}, "the copy-take window waits for the other player"
     assert "Held until the others have answered, then played: draw" in body(active.last)
     assert plies_by(game_id, seat)[-1] == "take"
+    count = len(active.inbox)
     other.reply("pass", quote=False)
     assert plies_by(game_id, seat)[-2:] == ["take", "draw"]
-    assert "Done: draw" in body(active.last)
+    assert len(active.inbox) == count  # it went in: confirmed in active's next mail
+    assert "ann: draw" in body(other.last).split("Players:")[0]  # the news of it
 
 
 def test_nobody_is_told_who_answered_a_window(forge):

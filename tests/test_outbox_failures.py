@@ -78,8 +78,9 @@ def test_a_bounce_while_the_game_waits_for_someone_else_tells_nobody(onyx, sink,
     when pbem mailed the player otherwise."""
     game_id, alice, bob = onyx
     alice.reply("F6")
+    bob.reply("G5")  # now alice is to move
     sink.refuse["bob@example.org"] = UNKNOWN_USER
-    bob.send(bob.compose("G5", to=bob.last["Reply-To"], subject="Re: x"))  # the answer bounces
+    alice.reply("say nice move", to=alice.last)  # the comment to bob bounces
     assert [m.text for m in Move.select().where(Move.game == game_id)][-1] == "G5"
     assert Outbox.select().where(Outbox.failed.is_null(False)).count() == 1
     assert not [m for m in alice.inbox if "bounces" in m["Subject"]]

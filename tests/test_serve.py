@@ -93,9 +93,6 @@ def test_pbem_serve_plays_mail_and_stops_cleanly(server_env, tmp_path, stop_sign
         with smtplib.SMTP("127.0.0.1", smtp, timeout=30) as client:
             client.send_message(move)
 
-        answer = poll(lambda: [m for m in maildir_mail(tmp_path / "mail")
-                               if "Done: F6" in text_of(m)], "the answer to F6")[0]
-        assert "alice@example.org" in answer["To"]
         news = poll(lambda: [m for m in maildir_mail(tmp_path / "mail")
                              if "#1 alice: F6" in text_of(m) and "bob@" in m["To"]],
                     "bob's news of F6")

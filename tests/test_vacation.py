@@ -100,6 +100,7 @@ def test_a_wait_that_begins_during_a_vacation_begins_paused(onyx_3d, frozen_time
     alice.reply("F6")
     (wait,) = waiting_on(game_id)
     assert (wait.seat, wait.paused, wait.since) == (1, True, frozen_time.now)
+    alice.reply("board")  # what alice's clock line says of bob now
     assert ("bob is on vacation until Fri 4 Dec 2026 10:00 UTC: the game waits for them, "
             "and their clock is paused with 3 days left.") in flat(alice.last)
     frozen_time.move(days=4)

@@ -172,6 +172,18 @@ class BaronOxx(Engine):
             return self.apply(state, seat, decision).queue != state.queue
         return True
 
+    def seat_label(self, state, seat: int) -> str:
+        """As the dealer's notation and the diagram write a seat: `#2`."""
+        return f"#{seat + 1}"
+
+    def revelation(self, before: OxxState, seat: int, decision: tuple,
+                   after: OxxState) -> str | None:
+        """The last choice of a round shows every card (N8): which, and whose."""
+        if decision[0] != "play" or self.to_act(before) != {seat}:
+            return None
+        cards = ", ".join(f"{card} (#{owner + 1})" for card, owner in after.revealed)
+        return f"Round {self.view(after, None)['round']} revealed: {cards}" if cards else None
+
     # -- the rules ----------------------------------------------------------------------
 
     def apply(self, state: OxxState, seat: int, decision: tuple) -> OxxState:

@@ -234,6 +234,16 @@ class Engine:
         answers, so it stays unsaid (RULINGS G39)."""
         return self.to_act(state)
 
+    def seat_label(self, state: State | None, seat: int) -> str:
+        """How the notation and the diagrams name a seat: `P1`, `P2` … (Onyx: its colour).
+        Mail writes it beside the player's name: "P2 bob"."""
+        return f"P{seat + 1}"
+
+    def identity(self, state: State | None, seat: int) -> str | None:
+        """Who `seat` is in this game and what it is after, where that is not plain from
+        the seat number (Onyx: "You are White: connect columns A and L."); None if not."""
+        return None
+
     def prompt(self, state: State, seat: int) -> str:
         """One or two lines telling `seat` what to decide now, with examples to type.
 
@@ -254,6 +264,13 @@ class Engine:
         default is safe: every move of a game with hidden information reveals.
         """
         return self.dealt
+
+    def revelation(self, before: State, seat: int, decision: Decision,
+                   after: State) -> str | None:
+        """What a revealing decision (`reveals`) showed everyone, in words for the news
+        ("Round 3 revealed: 12 (P2), 40 (P1)"), where its own text shows the others
+        nothing; None where there is nothing to add."""
+        return None
 
     def position(self, state: State) -> dict:
         """The position in a few public keys, for `pbem record show --json`."""

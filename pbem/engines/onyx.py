@@ -293,6 +293,29 @@ class Onyx(Engine):
             moves.append(SWAP)
         return moves
 
+    def seat_label(self, state: OnyxState | None, seat: int) -> str:
+        colour = state.colour_of(seat) if state is not None else (BLACK, WHITE)[seat]
+        return COLOUR_NAMES[colour].capitalize()
+
+    def identity(self, state: OnyxState | None, seat: int) -> str | None:
+        """Your colour and your goal; after a swap, the colour you took or were given."""
+        if state is None:
+            return None
+        colour = state.colour_of(seat)
+        last = point_name(state.size - 1, 1)[0]
+        goal = (f"connect rows 1 and {state.size} (top and bottom)" if colour == BLACK
+                else f"connect columns A and {last} (left and right)")
+        swapped = " since the swap" if state.swapped else ""
+        return f"You are {COLOUR_NAMES[colour].capitalize()}{swapped}: {goal}."
+
+    def prompt(self, state: OnyxState, seat: int) -> str:
+        """A few free points; at move 2, the pie rule's swap as well."""
+        text = super().prompt(state, seat)
+        if state.plies == 1 and seat == state.seat_of(state.to_move):
+            text += (". Or `swap`: take over Black's first stone and play Black; your "
+                     "opponent then plays White and moves next")
+        return text
+
     def random_decision(self, state: OnyxState, seat: int, rng: random.Random) -> int:
         """Uniform over the legal moves; rejection sampling spares building the list."""
         board, cells = board_of(state.size), state.cells

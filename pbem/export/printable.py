@@ -20,7 +20,7 @@ from markupsafe import Markup
 from pbem.export.diagram import move_seen, ply_svg
 from pbem.export.source import ExportError, is_over
 from pbem import TEMPLATES
-from pbem.play import Table, actor_name
+from pbem.play import Table, actor_name, display_name, outcome_words
 from pbem.store import Comment, Move
 
 DEFAULT_EVERY = 20
@@ -79,8 +79,13 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> 
     # The players as the record names their seats: Onyx's Black and White, else Seat 1…
     seats = [(re.sub(r"(\D)(\d)", r"\1 \2", tag), name) for tag, name
              in table.engine.record_tags(game.options, names)[-len(names):]]
+    if table.state is not None:  # … and as they ended: after an Onyx swap, ann plays White
+        seats = [(label, f"{name} (played {table.engine.seat_label(table.state, n)})"
+                  if table.engine.seat_label(table.state, n) != label else name)
+                 for n, (label, name) in enumerate(seats)]
     return _ENV.get_template("web/print.html").render(
         game=game, title=table.engine.title, names=names, seats=seats, options=options,
+        outcome=outcome_words([display_name(n) for n in names], table.shares()),
         over=is_over(table), dealt=table.engine.dealt, opening=comments.get(0, []),
         stretches=stretches, every=every, base_url=base_url.rstrip("/"))
 

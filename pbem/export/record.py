@@ -14,7 +14,6 @@ from __future__ import annotations
 from notation.record import Record, format_record
 from pbem.export.source import ExportError, hides_information, is_over
 from pbem.play import Table
-from pbem.store import Comment
 
 
 def game_record(table: Table) -> Record:
@@ -30,12 +29,7 @@ def game_record(table: Table) -> Record:
                                f"full record, with the seed, is published when the game "
                                f"ends; until then the game's page shows the public move "
                                f"list.")
-    record = table.record_game().record(reveal_seed=is_over(table))
-    # record_game keeps the comments that follow a ply; one said before the first move
-    # belongs to the whole game (notation/README.md: before the first move).
-    opening = (Comment.select().where((Comment.game == table.game) & (Comment.ply <= 0))
-               .order_by(Comment.created, Comment.id))
-    record.comments = [f"{table.names[c.seat]}: {c.text}" for c in opening] + record.comments
+    record = table.record(reveal_seed=is_over(table))
     return record
 
 

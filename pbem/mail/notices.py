@@ -24,6 +24,7 @@ import datetime as dt
 from peewee import IntegrityError
 
 from pbem import clock
+from pbem.commands import owner_of
 from pbem.config import Config
 from pbem.mail import notify
 from pbem.mail.inbound import InboundMail
@@ -101,5 +102,5 @@ def _claimed_player(config: Config, mail: InboundMail) -> tuple[Player | None, i
                     .where((Seat.game == route.game) & (Seat.number == route.seat)).first())
             if seat is not None:
                 return seat.player, route.game
-    player = Player.get_or_none((Player.email == mail.sender) & Player.confirmed)
-    return player, None
+    player = owner_of(mail.sender)  # their address, or a confirmed second one
+    return (player if player is not None and player.confirmed else None), None

@@ -1,28 +1,23 @@
-"""Who hears about what: the game mails written after moves, starts, endings and chat.
+"""Game mails composed and queued: each written from one seat's view only.
 
-Each seat's mail is written from that seat's view only: the news is each ply as the engine
-lets that seat read it (`visible_notation`), the diagram is drawn from `view(state,
-seat)`, and the prompt is the engine's. The mover always gets an answer listing what was
-applied, what failed and why; the others get a mail when they can see what happened, when
-the game now waits for them, or when it ends — not for a secret choice that shows them
-nothing.
+Whom to mail, and when, is decided by the conversation policy (pbem.conversation); this
+module writes what it is given. The news is each ply as the engine lets that seat read
+it (`visible_notation`, gathered by the policy), the diagram is drawn from `view(state,
+seat)`, and the prompt is the engine's, so nobody reads what they may not see.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import re
 from dataclasses import dataclass, field
-from typing import Callable
 
 from notation.record import format_record
-from pbem import clock
 from pbem.config import Config
 from pbem.engines.base import CHANCE
 from pbem.mail import compose
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
-from pbem.play import Table
-from pbem.timekeeping import display, ledger
+from pbem.play import Table, display_name
 
 
 @dataclass
@@ -34,6 +29,14 @@ class Report:
     held: list[str] = field(default_factory=list)  # waiting for the others to answer
     dropped: list[str] = field(default_factory=list)  # held, then overtaken by events
     notes: list[str] = field(default_factory=list)
+    asked: bool = False  # a command that wants its answer (board, history, games, …) ran
+
+    def needs_answer(self) -> bool:
+        """Whether the writer must hear back now: something failed, waits or was dropped,
+        a command has something to say. A move that simply went in is confirmed in the
+        writer's next mail ("#12 You: F6"), not by a mail of its own."""
+        return bool(self.failed or self.skipped or self.held or self.dropped or self.notes
+                    or self.asked or not self.applied)
 
     def __bool__(self) -> bool:
         return bool(self.applied or self.failed or self.skipped or self.held or self.dropped)
@@ -41,6 +44,7 @@ class Report:
     def extend(self, other: "Report") -> None:
         for name in ("applied", "failed", "skipped", "held", "dropped", "notes"):
             getattr(self, name).extend(getattr(other, name))
+        self.asked = self.asked or other.asked
 
 
 def subject(table: Table) -> str:
@@ -57,29 +61,11 @@ def started_note(table: Table) -> str:
     return note
 
 
-def news(table: Table, viewer: int) -> list[str]:
-    """The plies of this transaction as `viewer` may read them."""
-    lines = []
-    for happening in table.happenings:
-        if happening.anonymous and happening.seat != viewer:
-            continue  # G39: not even that someone answered; the outcome is news of its own
-        text = happening.seen_by(viewer)
-        if happening.seat == CHANCE:
-            line = f"#{happening.ply} Dealer: {text}" if text else "The dealer dealt."
-        elif happening.seat == viewer:
-            line = f"#{happening.ply} You: {text}"
-        else:
-            name = table.names[happening.seat]
-            line = f"#{happening.ply} {name}: {text}" if text else f"{name} chose in secret."
-        if not lines or lines[-1] != line:
-            lines.append(line)
-    return lines
-
-
 def status(table: Table, viewer: int) -> str:
     game = table.game
     if game.status == "finished":
-        return f"Game over: {game.termination or 'the game has ended'}. Result: {game.result}"
+        why = with_names(table, game.termination) or "the game has ended"
+        return f"Game over: {why}. Result: {game.result}"
     if game.status == "cancelled":
         return f"Game cancelled: {game.termination}."
     if game.status == "inviting":
@@ -94,25 +80,53 @@ def status(table: Table, viewer: int) -> str:
     return f"Waiting for {', '.join(names)} (move #{table.next_ply})."
 
 
-def game_mail(config: Config, table: Table, seat: int, report: Report | None = None,
-              notes: list[str] | tuple = (), in_reply_to: str | None = None):
+def with_names(table: Table, text: str) -> str:
+    """The engine's words with each seat's label followed by the player's name: "P3
+    wins" → "P3 cat wins", "#1 32, #2 28" → "#1 ann 32, #2 ben 28"."""
+    names = [display_name(name) for name in table.names]
+    labels = {table.engine.seat_label(table.state, seat): name
+              for seat, name in enumerate(names)}
+    if not text or not labels:
+        return text
+    pattern = re.compile(r"(?<![\w#])(" + "|".join(
+        re.escape(label) for label in sorted(labels, key=len, reverse=True)) + r")(?![\w])")
+    return pattern.sub(lambda found: f"{found.group(1)} {labels[found.group(1)]}", text)
+
+
+def named_view(table: Table, seat: int | None) -> dict:
+    """The seat's view, with the players' names for the diagram to write beside the seat
+    numbers ("P2 ben"); names are public, so no view loses a secret by it."""
+    view = table.engine.view(table.state, seat)
+    view["names"] = [display_name(name) for name in table.names]
+    return view
+
+
+def players_line(table: Table, seat: int) -> str:
+    """'P1 alice (you), P2 bob'; in Onyx 'Black: alice (you), White: bob'."""
+    state = table.state
+    return ", ".join(f"{table.engine.seat_label(state, n)} {name}{' (you)' if n == seat else ''}"
+                     for n, name in enumerate(table.names))
+
+
+def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: str = "",
+              report: Report | None = None, notes: list[str] | tuple = (),
+              in_reply_to: str | None = None):
     """The mail for `seat`: news, diagram, whose turn, what to do; the record at the end."""
     engine, game = table.engine, table.game
     finished = game.status == "finished"
     view_seat = None if finished else seat  # after the end, everything is shown
-    diagram = engine.text_diagram(engine.view(table.state, view_seat)) if table.state else ""
-    prompt = (engine.prompt(table.state, seat)
-              if game.status == "running" and seat in table.to_act else "")
+    diagram = engine.text_diagram(named_view(table, view_seat)) if table.state else ""
+    waits = game.status == "running" and seat in table.to_act
+    prompt = engine.prompt(table.state, seat) if waits else ""
+    identity = engine.identity(table.state, seat) if table.state is not None else None
     context = {
-        "report": report, "notes": list(notes), "news": news(table, seat),
+        "report": report, "notes": list(notes), "news": news, "identity": identity or "",
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
-        "clock": display.clock_line(table, seat),  # the time control, and whose time runs
-        "move_number": table.next_ply, "finished": finished,
-        "game": {"id": game.id, "title": engine.title},
-        "players": ", ".join(f"{n + 1} {name}{' (you)' if n == seat else ''}"
-                             for n, name in enumerate(table.names)),
+        "clock": clock, "move_number": table.next_ply, "finished": finished,
+        "game": {"id": game.id, "title": engine.title}, "dealt": engine.dealt,
+        "players": players_line(table, seat),
         "url": f"{config.web_url}/games/{game.id}",
-        "record": format_record(table.record_game().record()) if finished else "",
+        "record": format_record(table.record()) if finished else "",
         "seed": game.seed if finished else "", "commitment": game.commitment,
     }
     player = table.seats[seat].player
@@ -125,53 +139,6 @@ def game_mail(config: Config, table: Table, seat: int, report: Report | None = N
 def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
     message = game_mail(config, table, seat, **kwargs)
     queue(message, table.seats[seat].player.email, table.game)
-    table.mailed.add(seat)
-
-
-def after_moves(config: Config, table: Table, reports: dict[int, Report],
-                waiting_before: frozenset[int], in_reply_to: str | None = None,
-                announce: list[str] | tuple = ()) -> None:
-    """Mail every seat that should hear of this transaction: each player whose commands
-    ran gets their report; the others hear of what they can see, of a turn that is now
-    theirs, and of a game that started or ended. Players who chose the daily digest hear
-    of others' moves only in it (pbem.digest says what stays immediate)."""
-    status_changed = table.game.status != table.status_before  # started, ended
-    broadcast = list(announce) + [note for report in reports.values() for note in report.notes]
-    for seat in table.seats:
-        number = seat.number
-        if number in reports:
-            report = reports[number]
-            send_game_mail(config, table, number, report=report or None, notes=report.notes,
-                           in_reply_to=in_reply_to)
-        elif status_changed:
-            send_game_mail(config, table, number, notes=broadcast)
-        elif number in table.mailed and not table.happenings:
-            continue  # already sent the position (an undo, a comment) in this transaction
-        elif seat.player.digest and not _short_wait_begins(table, number, waiting_before):
-            continue  # the news of others' moves waits for their daily digest
-        elif ((number in table.to_act and number not in waiting_before)
-              or (any(h.seen_by(number) or h.reveals for h in table.happenings)
-                  and not seat.quiet)):
-            send_game_mail(config, table, number)
-
-
-def _short_wait_begins(table: Table, seat: int, waiting_before: frozenset[int]) -> bool:
-    """Whether the game has just begun to wait for `seat` with less than a day to its
-    deadline (a reaction window, a short time control): a digest would come too late."""
-    if seat not in table.to_act or seat in waiting_before:
-        return False
-    deadline = next((w.deadline for w in ledger.waiting_on(table.game.id) if w.seat == seat),
-                    None)
-    return deadline is not None and deadline - clock.now() < dt.timedelta(days=1)
-
-
-def to_everyone(config: Config, table: Table, notes_for: Callable[[int], list[str]],
-                skip: int | None = None) -> None:
-    """A game mail with notes (a comment, an undo request) to every seat but `skip`;
-    `notes_for(seat)` words them for each, so each reads only what they may know."""
-    for seat in table.seats:
-        if seat.number != skip:
-            send_game_mail(config, table, seat.number, notes=notes_for(seat.number))
 
 
 def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 
 from peewee import IntegrityError, OperationalError
 
-from pbem.commands import Speaker, command_lines, player_for, run_game_mail, run_global_mail
+from pbem.commands import (Speaker, command_lines, owner_of, player_for, run_game_mail,
+                           run_global_mail)
+from pbem.commands.account import confirm_address
 from pbem.config import Config
 from pbem.logs import about_game, about_mail
 from pbem.mail import notices, notify, refusals
@@ -195,16 +197,20 @@ def authenticate(intake: Intake) -> bool:
     if found is not None and found.game is not None:
         seat = (Seat.select(Seat, Player).join(Player)
                 .where((Seat.game == found.game) & (Seat.number == found.seat)).first())
-        if seat is None or seat.player.email != sender:
+        if seat is None or (seat.player.email != sender
+                            and getattr(owner_of(sender), "id", None) != seat.player.id):
             refusals.count("wrong-sender", intake.row.id)
-            known = Player.get_or_none((Player.email == sender) & Player.confirmed)
-            if seat is not None and known is None:  # perhaps their second address
+            if seat is not None and owner_of(sender) is None:  # perhaps their second address
                 notices.tell_of_other_address(intake.config, seat.player, sender, found.game)
             return intake.stop("ignored: From is not the seat's player")
         intake.player = seat.player
         return False
     if found is not None:  # a reply to a confirmation request
         request = Request.get_or_none(Request.id == found.request)
+        if request is not None and request.kind == "address" and request.open:
+            if not confirm_address(request, sender):
+                return intake.stop("ignored: address confirmation not from that address")
+            return intake.stop("done: a second address confirmed")
         if request is None or request.player.email != sender or not request.open:
             return intake.stop("ignored: confirmation not for this sender, or already used")
         return _confirm(intake, request)

@@ -76,7 +76,12 @@ class Seat(BaseModel):
     number = IntegerField()  # 0-based, the engine's seat
     player = ForeignKeyField(Player, backref="seats")
     answer = CharField(null=True)  # invitation: accepted, declined or None (waiting)
-    quiet = BooleanField(default=False)  # mail only when the game waits for them, or ends
+    # The conversation (pbem.conversation): how much mail the seat wants (loud, normal,
+    # quiet), and how far it has been told: the ply and the comment its last mail reached.
+    mail = CharField(default="normal")
+    told = IntegerField(default=0)
+    heard = IntegerField(default=0)
+    share = CharField(null=True)  # its share of the win once the game is over: 1, 0, 1/2
 
     class Meta:
         indexes = ((("game", "number"), True),)
@@ -92,6 +97,7 @@ class Move(BaseModel):
     visible = JSONField(default=dict)  # what each seat ('0', '1', …; 'public') may read of it
     source = CharField(default="")  # the Message-ID it came in, 'cli', 'dealer'
     anonymous = BooleanField(default=False)  # the others may not learn who (engine.anonymous)
+    revealed = TextField(null=True)  # what it showed everyone (engine.revelation), for news
     created = DateTimeField(default=utcnow)
 
     class Meta:
@@ -193,5 +199,14 @@ class Vacation(BaseModel):
     ended = DateTimeField(null=True, index=True)  # when it really ended (off, or until)
 
 
+class Address(BaseModel):
+    """A player's second address (`address add`): mail from it counts as the player's
+    once both addresses have confirmed it; mail to the player still goes to `email`."""
+    player = ForeignKeyField(Player, backref="addresses", on_delete="CASCADE")
+    email = CharField(unique=True)  # lower-case
+    confirmed = BooleanField(default=False)  # the new address answered its request
+    created = DateTimeField(default=utcnow)
+
+
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Refusal, Notice)
+          TimeControl, Clock, Vacation, Address, Refusal, Notice)

@@ -22,7 +22,6 @@ import random
 
 from pbem import clock
 from pbem.config import Config
-from pbem.mail import notify
 from pbem.play import Table
 from pbem.store import Comment, transaction
 from pbem.store.models import Clock
@@ -90,7 +89,8 @@ def remind(config: Config, table: Table, row: Clock, now: dt.datetime) -> None:
     row.reminded = 2 if left <= ledger.last_call(row) else 1
     row.due = ledger.next_due(row)
     row.save(only=[Clock.reminded, Clock.due])
-    notify.send_game_mail(config, table, row.seat, notes=[reminder(table, row, now)])
+    from pbem import conversation  # the policy mails; it reads the clocks: import late
+    conversation.tell(config, table, row.seat, [reminder(table, row, now)])
 
 
 def reminder(table: Table, row: Clock, now: dt.datetime) -> str:
@@ -118,28 +118,34 @@ def consequence(table: Table, row: Clock) -> str:
 
 def time_out(config: Config, table: Table, row: Clock, now: dt.datetime) -> None:
     """Play for the seat what the rulings or `timeout=auto` say, or end the game."""
+    from pbem import conversation  # the policy mails; it reads the clocks: import late
+    from pbem.commands import resume_held
+    from pbem.mail.notify import Report
     seat, game = row.seat, table.game
-    waiting_before = table.to_act
     played = play_for(table, row)
     name = table.names[seat]
     if still_waiting(table, row):  # no default, and timeout=forfeit: everyone is told
         table.resign(seat, why=f"{name} ran out of time")
-        announce = [f"{name}'s time ran out in game #{game.id}: the game is over."]
-        notify.after_moves(config, table, {}, waiting_before, announce=announce)
+        announce(table, f"{name}'s time ran out in game #{game.id}: the game is over.")
+        conversation.after_write(config, table)
         return
     if table.game.status != "running":  # the move played for them ended the game
-        announce = [f"{name}'s time ran out in game #{game.id}; the server played for "
-                    f"them: {', '.join(played)}."]
-        notify.after_moves(config, table, {}, waiting_before, announce=announce)
+        announce(table, f"{name}'s time ran out in game #{game.id}; the server played for "
+                        f"them: {', '.join(played)}.")
+        conversation.after_write(config, table)
         return
     if row.window:
         note = "Your time to answer ran out: that counts as a pass."
     else:
         note = f"Your time ran out, so the server played for you: {', '.join(played)}."
-    reports = {seat: notify.Report(notes=[note])}  # to them alone
-    from pbem.commands import resume_held  # commands needs this package: import late
+    reports = {seat: Report(notes=[note])}  # to them alone
     resume_held(config, table, reports)
-    notify.after_moves(config, table, reports, waiting_before)
+    conversation.after_write(config, table, reports)
+
+
+def announce(table: Table, text: str) -> None:
+    from pbem.conversation import Notice
+    table.notices.append(Notice(lambda viewer: text))
 
 
 def play_for(table: Table, row: Clock) -> list[str]:

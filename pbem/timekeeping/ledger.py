@@ -130,14 +130,20 @@ def renewed(table) -> set[int]:
     the seat next, say where its card goes, is a new decision. Only this write's
     happenings are read, so the cost does not grow with the game.
     """
-    happenings = table.happenings[table.clocked:]
+    return ended_waits(table.happenings[table.clocked:], table.to_act)
+
+
+def ended_waits(happenings, waiting_now) -> set[int]:
+    """`renewed` for these happenings (pbem.conversation asks it of a whole write: a
+    seat whose own decision ended its wait, and whom the game waits for again, has a new
+    wait to be told of)."""
     seats: set[int] = set()
     for index, happening in enumerate(happenings):
         seat = happening.seat
         if seat == CHANCE or seat in seats:
             continue
         following = next((later.waiting_after for later in happenings[index:]
-                          if later.waiting_after != {CHANCE}), table.to_act) - {CHANCE}
+                          if later.waiting_after != {CHANCE}), waiting_now) - {CHANCE}
         closes_round = happening.reveals and happening.seen_by(None) is None
         if (closes_round or seat not in following
                 or not following <= happening.waiting_before):

@@ -15,7 +15,6 @@ import datetime as dt
 from pbem import clock
 from pbem.config import Config
 from pbem.engines.base import OptionError
-from pbem.mail import notify
 from pbem.play import Table
 from pbem.store import Player, transaction
 from pbem.store.models import Vacation
@@ -88,11 +87,12 @@ def begin(config: Config, player: Player, seconds: int, now: dt.datetime) -> lis
 def tell_opponents(config: Config, table: Table, seat: int, until: dt.datetime) -> None:
     """Once, at the start: the others whom the engine lets know that the game waits for
     this seat (never a reaction window's, RULINGS G39)."""
+    from pbem import conversation  # the policy mails; it reads the clocks: import late
     name = table.names[seat]
     for other in table.seats:
         shown = table.engine.shown_to_act(table.state, other.number) or frozenset()
         if other.number != seat and seat in shown:
-            notify.send_game_mail(config, table, other.number, notes=[
+            conversation.tell(config, table, other.number, [
                 f"{name} is on vacation until {controls.when(until)}: game "
                 f"#{table.game.id} waits for them, and their clock is paused."])
 

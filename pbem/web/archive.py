@@ -20,6 +20,7 @@ from flask import (Blueprint, abort, redirect, render_template, request,
 from pbem.engines import ENGINES
 from pbem import TEMPLATES
 from pbem.play import display_name
+from pbem.play import outcome_words as won_words
 from pbem.store import Game, Player, Seat
 from pbem.web.search import STATUSES, FilterError, GameFilters, page_of
 
@@ -33,10 +34,12 @@ STYLESHEET = Path(TEMPLATES) / "web"
 
 @dataclass(frozen=True)
 class Seated:
-    """A player at a game as the archive names them: seat, number for links, name."""
+    """A player at a game as the archive names them: seat, number for links, name, and
+    their share of the win once the game is over (Seat.share: theirs, whatever colour)."""
     number: int
     player_id: int
     name: str
+    share: str | None = None
 
 
 def seats_of(game_ids: list[int]) -> dict[int, list[Seated]]:
@@ -44,10 +47,11 @@ def seats_of(game_ids: list[int]) -> dict[int, list[Seated]]:
     seated: dict[int, list[Seated]] = {game_id: [] for game_id in game_ids}
     if not game_ids:
         return seated
-    rows = (Seat.select(Seat.game, Seat.number, Player.id, Player.name).join(Player)
-            .where(Seat.game.in_(game_ids)).order_by(Seat.game, Seat.number).tuples())
-    for game_id, number, player_id, name in rows:
-        seated[game_id].append(Seated(number, player_id, display_name(name)))
+    rows = (Seat.select(Seat.game, Seat.number, Player.id, Player.name, Seat.share)
+            .join(Player).where(Seat.game.in_(game_ids)).order_by(Seat.game, Seat.number)
+            .tuples())
+    for game_id, number, player_id, name, share in rows:
+        seated[game_id].append(Seated(number, player_id, display_name(name), share))
     return seated
 
 
@@ -59,25 +63,29 @@ def shares(result: str) -> list[Fraction] | None:
         return None
 
 
+def seat_shares(result: str, seated: list[Seated]) -> list[Fraction] | None:
+    """Each player's share of the win: kept on their seat when the game ended (a result
+    token is by colour in Onyx, so after a swap its order is not the seats')."""
+    if seated and all(seat.share is not None for seat in seated):
+        return [Fraction(seat.share) for seat in seated]
+    return shares(result)
+
+
 def outcome_words(result: str, seated: list[Seated]) -> str:
     """`alice won`, `alice and bob shared the win`, or '' while there is no result."""
-    split = shares(result)
-    if not split or len(split) != len(seated):
-        return ""
-    winners = [seat.name for seat, share in zip(seated, split) if share > 0]
-    if not winners:
-        return ""
-    if len(winners) == 1:
-        return f"{winners[0]} won"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"
+    return won_words([seat.name for seat in seated], seat_shares(result, seated))
 
 
-def seat_outcome(result: str, number: int) -> str:
-    """How one seat did: won, lost, or its share of a shared win."""
-    split = shares(result)
-    if not split or number >= len(split):
-        return ""
-    share = split[number]
+def seat_outcome(result: str, number: int, share: str | None = None) -> str:
+    """How one seat did: won, lost, or its share of a shared win (its kept share, else
+    read from the token)."""
+    if share is not None:
+        share = Fraction(share)
+    else:
+        split = shares(result)
+        if not split or number >= len(split):
+            return ""
+        share = split[number]
     return "won" if share == 1 else "lost" if share == 0 else f"shared ({share})"
 
 
@@ -134,7 +142,7 @@ def player_page(player_id: int):
     rows, more = listing(filters)
     for row in rows:
         mine = next(s for s in row["seats"] if s.player_id == player_id)
-        row["mine"] = seat_outcome(row["game"].result, mine.number) \
+        row["mine"] = seat_outcome(row["game"].result, mine.number, mine.share) \
             if row["game"].status == "finished" else ""
     return render_template("web/player.html", player=player, name=display_name(player.name),
                            rows=rows, more=more, pages=GameFilters(page=filters.page),
@@ -144,15 +152,15 @@ def player_page(player_id: int):
 def tally(player_id: int) -> dict[str, int]:
     """A player's finished games: how many, won, shared, lost (one query)."""
     counts = {"finished": 0, "won": 0, "shared": 0, "lost": 0, "running": 0}
-    rows = (Seat.select(Seat.number, Game.status, Game.result).join(Game)
+    rows = (Seat.select(Seat.number, Game.status, Game.result, Seat.share).join(Game)
             .where(Seat.player == player_id, Game.status.in_(("finished", "running")))
             .tuples())
-    for number, status, result in rows:
+    for number, status, result, share in rows:
         if status == "running":
             counts["running"] += 1
             continue
         counts["finished"] += 1
-        outcome = seat_outcome(result, number)
+        outcome = seat_outcome(result, number, share)
         key = outcome.split(" ")[0] if outcome else ""
         if key in counts:
             counts[key] += 1

@@ -1,0 +1,110 @@
+"""Every command a player can write, in one table by topic: its name, its handler, what
+it takes and what it does. `help` is written from this table, and so is the README's
+list (tests/test_commands_help.py checks they agree), so a new command is one row.
+
+A game command runs on the game of the reply it came in (`handler(speaker, table, seat,
+rest)`); an account command runs anywhere, in a game's reply or in mail to `pbem@`
+(`handler(speaker, rest)`). Any other first word in a game's reply is a move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from pbem.commands import account, game
+from pbem.commands.new import new_game
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    handler: Callable
+    usage: str  # as a player writes it
+    help: str
+    topic: str
+    in_game: bool  # run on the reply's game (else: anywhere)
+    # An account command that, in a game's reply, knows that game (`remind` does not mail
+    # its position twice): handler(speaker, table, seat, rest).
+    in_reply: Callable | None = None
+
+
+IN_A_GAME, MAIL, ANYWHERE, TIME = ("In a game", "How much mail", "Anywhere", "Time")
+
+COMMANDS = (
+    Command("move", None, "move TEXT", "play TEXT even if it looks like a command",
+            IN_A_GAME, True),
+    Command("board", game.board, "board", "mail me the position again", IN_A_GAME, True),
+    Command("history", game.history, "history", "the moves so far, as I may see them",
+            IN_A_GAME, True),
+    Command("say", game.say, "say TEXT", "a comment to every player; kept in the record",
+            IN_A_GAME, True),
+    Command("undo", game.undo, "undo", "ask to take back the last move (all must agree; "
+            "never after a deal or a reveal)", IN_A_GAME, True),
+    Command("resign", game.resign, "resign", "give up: two players, the other wins; more, "
+            "the others share the win", IN_A_GAME, True),
+    Command("accept", game.accept, "accept", "accept an invitation", IN_A_GAME, True),
+    Command("decline", game.decline, "decline", "decline an invitation (the game is "
+            "cancelled)", IN_A_GAME, True),
+    Command("quiet", game.mail_setting("quiet"), "quiet", "mail me only when this game "
+            "waits for me, and at its start and end", MAIL, True),
+    Command("normal", game.mail_setting("normal"), "normal", "the default: also when a "
+            "player says something", MAIL, True),
+    Command("loud", game.mail_setting("loud"), "loud", "also after every move I can see",
+            MAIL, True),
+    Command("mail", game.mail, "mail loud|normal|quiet", "the same, in one word; `mail` "
+            "alone says which I have", MAIL, True),
+    Command("digest", account.set_digest, "digest on|off", "one mail a day listing every "
+            "game waiting for me, instead of a mail each time", MAIL, False),
+    Command("games", account.games, "games", "my games and whose turn it is", ANYWHERE,
+            False),
+    Command("new", new_game, "new GAME with ADDRESS… [option=value …]", "start a game, "
+            "e.g. `new onyx with bob@example.org board=16`; the others are invited",
+            ANYWHERE, False),
+    Command("name", account.name, "name NAME", "my display name, e.g. `name Alice B.`",
+            ANYWHERE, False),
+    Command("address", account.address, "address add|remove ADDRESS", "mail from a "
+            "second address of mine counts as mine once it confirms; `address` lists them",
+            ANYWHERE, False),
+    Command("remind", account.remind_anywhere, "remind", "mail me again every game waiting "
+            "for me, one mail each", ANYWHERE, False, game.remind_from_game),
+    Command("help", None, "help", "this list", ANYWHERE, False),
+    Command("vacation", account.vacation, "vacation 7d|off", "stop the clocks of all my "
+            "games for 7 days (30 days a year), or start them again; `vacation` alone says "
+            "what is left", TIME, False),
+)
+
+BY_NAME = {command.name: command for command in COMMANDS}
+GAME_COMMANDS = {c.name: c for c in COMMANDS if c.in_game}
+ACCOUNT_COMMANDS = {c.name: c for c in COMMANDS if not c.in_game}
+TOPICS = (IN_A_GAME, MAIL, ANYWHERE, TIME)
+
+
+def help_text() -> list[str]:
+    """The commands by topic, from the table; the games and how to start one."""
+    from pbem.engines import ENGINES
+    games = ", ".join(f"{e.id} ({e.title}, {e.min_players}-{e.max_players} players)"
+                      for e in ENGINES.values())
+    paragraphs = [
+        "In a game, reply to its latest mail with your move on the first line; several "
+        "lines run in order until one fails, and the first blank line ends them. "
+        "`#12 MOVE` plays MOVE only as move 12.",
+        f"The games: {games}.",
+    ]
+    for topic in TOPICS:
+        rows = [f"  {c.usage} — {c.help}" for c in COMMANDS if c.topic == topic]
+        where = " (in a game's reply)" if topic in (IN_A_GAME,) else ""
+        paragraphs.append(f"{topic}{where}:\n" + "\n".join(rows))
+    paragraphs.append("Time controls: `new … time=3d` (per move), `time=10d+2d` (a bank "
+                      "plus an increment) or `time=none`, and `timeout=forfeit` or "
+                      "`timeout=auto`.")
+    return paragraphs
+
+
+def readme_table() -> str:
+    """The README's table of commands, from the same rows."""
+    rows = ["| command | what it does |", "| --- | --- |"]
+    for c in COMMANDS:
+        usage, what = (cell.replace("|", "\\|") for cell in (c.usage, c.help))
+        rows.append(f"| `{usage}` | {what}{'' if c.in_game else ' (also to `pbem@…`)'} |")
+    return "\n".join(rows)

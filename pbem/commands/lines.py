@@ -1,0 +1,255 @@
+"""A mail's lines, run in order until one fails: moves and commands.
+
+Mail to a game (through its reply token) may carry moves and every command; mail to
+`pbem@domain` carries the commands that are not about one game. Each line is looked up
+in the command table (pbem.commands.catalogue); any other line in a game's reply is a
+move. Lines after the last one that did something, which are neither a command nor a
+move the game could take now ("Cheers", "Bob" under a move), are talk: ignored with one
+short note, never reported as a failed command. Everything runs inside the caller's
+transaction; the conversation policy then mails whoever should hear of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem import conversation
+from pbem.commands.catalogue import ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text
+from pbem.commands.game import invitation_answer, over_note
+from pbem.commands.speaker import Refused, Speaker
+from pbem.config import Config
+from pbem.engines import UnknownGame
+from pbem.engines.base import CHANCE, InvalidMove, MoveError, OptionError
+from pbem.mail import notify
+from pbem.mail.notify import Report
+from pbem.play import Table
+from pbem.store import Move, Player, Request
+
+GUARD = re.compile(r"(?:^|\s)#(\d+)(?=\s|$)")
+
+
+# -- mail to a game ----------------------------------------------------------------------
+
+def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -> None:
+    """Run the lines of a seat's mail against its game, then answer everyone concerned."""
+    table = Table.load(game_id)
+    table.seats[seat].player = speaker.player
+    lines = _plain_invitation_answer(table, seat, lines)
+    reports = {seat: run_lines(speaker, table, seat, lines)}
+    if not lines:
+        reports[seat].failed.append(("(nothing)", "No command was found in your mail. Write "
+                                     "your move on the first line of the reply; `help` "
+                                     "lists the commands."))
+    resume_held(speaker.config, table, reports)
+    conversation.after_write(speaker.config, table, reports, in_reply_to=speaker.message_id)
+
+
+def _plain_invitation_answer(table: Table, seat: int, lines: list[str]) -> list[str]:
+    """"Sure, count me in!" to an invitation means `accept`, "Sorry, can't" `decline`."""
+    if table.game.status != "inviting" or table.seats[seat].answer is not None or not lines:
+        return lines
+    word = lines[0].partition(" ")[0].lower()
+    if word in BY_NAME:
+        return lines
+    answer = invitation_answer(lines[0])
+    return [answer] if answer else lines  # else: answered with what to write
+
+
+def run_lines(speaker: Speaker, table: Table, seat: int, lines: list[str]) -> Report:
+    """Run lines in order until one fails. A move that must wait because the player's own
+    move has just opened a window for the others (Gem Forge reactions) is held, with the
+    lines after it, and runs when the game comes back to them (RULINGS G41)."""
+    report = Report()
+    for index, line in enumerate(lines):
+        try:
+            report.notes += run_game_line(speaker, table, seat, line) or []
+            report.applied.append(line)
+            report.asked = report.asked or not _is_move(line)
+        except (Refused, MoveError, OptionError, UnknownGame) as error:
+            if _waits_for_others_after(table, seat) and _is_move(line):
+                Request.create(kind="held", player=speaker.player, game=table.game,
+                               ply=table.game.plies, lines=lines[index:])
+                report.held = lines[index:]
+            elif report.applied and _is_talk(table, seat, line, error):
+                report.notes.append("Read as talk, not as commands (nothing was done with "
+                                    "it): " + " / ".join(lines[index:]))
+                _finish_mail(table, seat, report)
+            else:
+                report.failed.append((line, str(error).strip("'\"")))
+                report.skipped = lines[index + 1:]
+            return report
+    _finish_mail(table, seat, report)
+    return report
+
+
+def _is_talk(table: Table, seat: int, line: str, error: Exception) -> bool:
+    """A line after the commands that did something, which is no command and not the
+    game's notation for anyone the game waits for: a greeting, a signature. ("G5" when it
+    is not your turn is notation, and fails as a move.)"""
+    if not _is_move(line) or GUARD.search(line):
+        return False
+    if table.game.status != "running":
+        return True  # the game ended with this mail: nothing more can be played
+    if seat in table.to_act:
+        return isinstance(error, InvalidMove)  # not the game's notation at all
+    for other in table.to_act - {CHANCE}:
+        try:
+            table.engine.parse(table.state, other, line)
+            return False
+        except InvalidMove:
+            continue
+        except MoveError:
+            return False  # notation, but not possible now: a failed move
+    return True
+
+
+def _waits_for_others_after(table: Table, seat: int) -> bool:
+    waiting = table.to_act
+    return (table.engine.holds_commands and bool(waiting) and seat not in waiting
+            and any(h.seat == seat for h in table.happenings))
+
+
+def _is_move(line: str) -> bool:
+    word = line.partition(" ")[0].lower()
+    return word == "move" or word not in BY_NAME
+
+
+def _finish_mail(table: Table, seat: int, report: Report) -> None:
+    """What the game does by itself when a player's commands are used up (G41's END)."""
+    if table.game.status != "running":
+        return
+    decision = table.engine.mail_done(table.state, seat)
+    if decision is not None:
+        text = table.engine.notation(table.state, seat, decision)
+        table.play(seat, text, source="mail done")
+        report.applied.append(f"{text} (your mail had no more commands)")
+
+
+def resume_held(config: Config, table: Table, reports: dict[int, Report]) -> None:
+    """Run held commands of players the game waits for again, unless they have since
+    seen something happen (a card played in the window): then they decide anew."""
+    for _ in range(len(table.seats) * 4):  # each pass may free another player's commands
+        ready = [(r, table.seat_of(r.player.email)) for r in Request.select(Request, Player)
+                 .join(Player).where((Request.game == table.game) & (Request.kind == "held")
+                                     & Request.open)]
+        ready = [(r, s) for r, s in ready if s in table.to_act]
+        if not ready:
+            return
+        for request, seat in ready:
+            request.open = False
+            request.save()
+            report = reports.setdefault(seat, Report())
+            if _interrupted(table, seat, request.ply):
+                report.dropped = request.lines
+                continue
+            more = run_lines(Speaker(config, request.player), table, seat, request.lines)
+            report.extend(more)
+
+
+def run_game_line(speaker: Speaker, table: Table, seat: int, line: str) -> list[str] | None:
+    word, _, rest = line.partition(" ")
+    word = word.lower()
+    if word in ACCOUNT_COMMANDS:
+        command = ACCOUNT_COMMANDS[word]
+        if command.in_reply is not None:
+            return command.in_reply(speaker, table, seat, rest.strip())
+        return run_account_line(speaker, line)
+    if table.game.status == "inviting" and table.seats[seat].answer is None \
+            and word not in GAME_COMMANDS:
+        raise Refused("you are invited to this game: write `accept` or `decline` on the "
+                      "first line of your reply.")
+    command = GAME_COMMANDS.get(word)
+    if command is not None and command.handler is not None:
+        return command.handler(speaker, table, seat, rest.strip())
+    return play_move(speaker, table, seat, rest.strip() if word == "move" else line)
+
+
+def play_move(speaker: Speaker, table: Table, seat: int, text: str) -> None:
+    if table.game.status == "finished":
+        raise Refused(over_note(table, seat))
+    if table.game.status == "cancelled":
+        raise Refused(f"game #{table.game.id} was cancelled: {table.game.termination}.")
+    if table.game.status == "inviting":
+        raise Refused("the game has not started: everyone must accept first.")
+    guard = GUARD.search(text)
+    if guard:
+        text = GUARD.sub(" ", text).strip()
+        if int(guard.group(1)) != table.next_ply:
+            raise Refused(f"you wrote move #{guard.group(1)}, but the game is at move "
+                          f"#{table.next_ply}; look at the position below and send again.")
+    elif _stale(speaker, table, seat):
+        raise Refused(f"you answered the mail of move #{speaker.replied_ply + 1}, but others "
+                      f"have moved since; look at the position below and send again.")
+    for part in table.engine.split_line(text):
+        table.play(seat, part, source=speaker.message_id)
+        speaker.replied_ply = None  # the next part follows this one, not the old mail
+    # An undo request names the ply it would take back; after this move it matches no
+    # longer, which is how a move declines it (no write needed here).
+
+
+def _stale(speaker: Speaker, table: Table, seat: int) -> bool:
+    """Whether someone else has made a move this player could see since the mail they
+    answered. Secret choices of others do not count: they changed nothing the player was
+    shown, and simultaneous choices may arrive in any order."""
+    ply = speaker.replied_ply
+    if ply is None or ply >= table.game.plies:
+        return False
+    since = Move.select(Move.visible).where(
+        (Move.game == table.game) & (Move.ply > ply) & Move.seat.not_in([seat, CHANCE]))
+    return any(move.visible.get(str(seat)) for move in since)
+
+
+def _interrupted(table: Table, seat: int, ply: int) -> bool:
+    """Whether a move by another player since `ply` stops `seat`'s held commands."""
+    engine, game = table.engine, table.game
+    moves = list(Move.select().where((Move.game == game) & (Move.ply >= ply))
+                 .order_by(Move.ply))
+    for before, move in zip(moves, moves[1:]):
+        if move.seat in (seat, CHANCE):
+            continue
+        state = engine.from_json(before.state)
+        if engine.interrupts(state, move.seat, engine.parse(state, move.seat, move.text), seat):
+            return True
+    return False
+
+
+# -- mail to pbem@ (not about one game) ------------------------------------------------
+
+def run_global_mail(speaker: Speaker, lines: list[str]) -> None:
+    paragraphs, report = [], Report()
+    for index, line in enumerate(lines):
+        try:
+            paragraphs += run_account_line(speaker, line, direct=True) or []
+            report.applied.append(line)
+        except (Refused, OptionError, UnknownGame) as error:
+            if report.applied and line.partition(" ")[0].lower() not in BY_NAME:
+                paragraphs.append("Read as talk, not as commands (nothing was done with "
+                                  "it): " + " / ".join(lines[index:]))
+                break
+            report.failed.append((line, str(error).strip("'\"")))
+            report.skipped = lines[index + 1:]
+            break
+    if not lines:
+        paragraphs.append("Your mail had no command in it.")
+        paragraphs += help_text()
+    summary = ([f"Done: {line}" for line in report.applied]
+               + [f"Not done: {line}\n  {why}" for line, why in report.failed]
+               + [f"Not applied (after the failure above): {line}" for line in report.skipped])
+    player = speaker.player
+    notify.note(speaker.config, (player.name, player.email), "[pbem] your commands",
+                ["\n".join(summary)] * bool(summary) + paragraphs, in_reply_to=speaker.message_id)
+
+
+def run_account_line(speaker: Speaker, line: str, direct: bool = False) -> list[str] | None:
+    word, _, rest = line.partition(" ")
+    word = word.lower()
+    if word == "help":
+        return help_text()
+    command = ACCOUNT_COMMANDS.get(word)
+    if command is not None:
+        return command.handler(speaker, rest)
+    if direct:
+        names = ", ".join(ACCOUNT_COMMANDS)
+        raise Refused(f"{word!r} is not a command. Moves go in a reply to your game's latest "
+                      f"mail; here you can use: {names}.")
+    raise Refused(f"{word!r} is not a command here.")

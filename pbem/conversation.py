@@ -1,0 +1,268 @@
+"""The conversation policy: who is mailed what, and when. The one place that decides.
+
+Every write transaction (a player's mail, the CLI, a deadline, a vacation) ends by
+calling `after_write`, fed by what `pbem.play`'s table says happened in it: the plies
+(`Table.happenings`), a start or an end, comments and notices. It decides which seats
+get a mail; `pbem.mail.notify` only composes it and puts it in the outbox.
+
+Each seat has a cursor in the move log (`Seat.told`, the ply it has been told up to;
+`Seat.heard`, the last comment). Every game mail to a seat carries everything that seat
+may see since its cursor — every player's turns, grouped by turn and named — then the
+position and what the game waits for, and moves the cursor on. So nothing visible is
+ever skipped and nothing is told twice, whatever the setting; the settings only decide
+how often a mail goes out:
+
+- `normal` (the default): when the game starts waiting for the seat (its turn, a new
+  round's secret choice, a row question, a reaction window it is asked in, a discard),
+  when the game starts or ends, when another player `say`s something, and as the answer
+  to the seat's own mail when it needs one (something failed or is held, a command such
+  as `history` answered). Others' moves arrive as news in the next mail, and so does
+  the confirmation of a move that simply went in ("#12 You: F6").
+- `loud`: also after every move of the others that the seat can see, and an answer to
+  every mail of its own at once.
+- `quiet`: only when the game waits for the seat, at the start and end, and answers;
+  comments wait for the next mail as news.
+- the daily digest (`digest on`, the player's): the news of others' moves and new turns
+  wait for the digest (pbem.digest), unless the turn is due within a day.
+
+Undo requests and their outcome are asked of everyone, whatever the setting: the game
+cannot go on until they answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Callable
+
+from pbem import clock
+from pbem.engines.base import CHANCE
+from pbem.mail import notify
+from pbem.mail.notify import Report
+from pbem.play import Table, actor_name
+from pbem.store import Comment, Move, Seat
+from pbem.timekeeping import display, ledger
+
+SETTINGS = ("loud", "normal", "quiet")
+
+
+@dataclass
+class Notice:
+    """Words for some seats in this transaction's mail: `text_for(seat)` words them for
+    each (None: not for that seat). An `urgent` notice is mailed whatever the setting (the
+    game needs an answer: an undo request); others ride along with the mails that go."""
+    text_for: Callable[[int], str | None]
+    urgent: bool = False
+
+
+def after_write(config, table: Table, answers: dict[int, Report] | None = None,
+                in_reply_to: str | None = None) -> None:
+    """Mail every seat that should hear of this transaction, each once."""
+    answers = answers or {}
+    for seat in table.seats:
+        number = seat.number
+        reason = why_mail(table, number, answers)
+        if reason is None:
+            continue
+        report = answers.get(number)
+        notes = list(report.notes) if report is not None else []
+        notes += [text for text in (n.text_for(number) for n in table.notices) if text]
+        send(config, table, number, report=report or None, notes=notes,
+             in_reply_to=in_reply_to if number in answers else None)
+
+
+def why_mail(table: Table, seat: int, answers: dict[int, Report]) -> str | None:
+    """Why `seat` gets a mail after this transaction, in a word, or None."""
+    if seat in answers and (answers[seat].needs_answer() or table.seats[seat].mail == "loud"):
+        return "answer"
+    if table.game.status != table.status_before:
+        return "start" if table.game.status == "running" else "end"
+    if any(n.urgent and n.text_for(seat) for n in table.notices):
+        return "asked"
+    row = table.seats[seat]
+    setting = row.mail
+    digest = row.player.digest
+    if wait_began(table, seat):
+        if not digest or due_within_a_day(table, seat):
+            return "turn"
+    if digest:
+        return "comment" if said_by_another(table, seat) else None
+    if setting == "loud" and any(h.seat != seat and (h.seen_by(seat) or h.reveals)
+                                 and not (h.anonymous and h.seat != seat)
+                                 for h in table.happenings):
+        return "loud"
+    if setting != "quiet" and said_by_another(table, seat):
+        return "comment"
+    return None
+
+
+def wait_began(table: Table, seat: int) -> bool:
+    """Whether the game has begun, in this transaction, to wait for `seat`: it waits now,
+    and did not when the transaction began or stopped waiting somewhere in between (a
+    reaction window that closed, a new round of secret choices)."""
+    if seat not in table.to_act:
+        return False
+    if seat not in table.waiting_before:
+        return True
+    if any(seat not in h.waiting_after for h in table.happenings):
+        return True
+    return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
+    # ended its wait and a new one began (the last choice of a 6 nimmt! round)
+
+
+def due_within_a_day(table: Table, seat: int) -> bool:
+    """A turn due within a day (a reaction window, a short time control): a digest
+    would bring it too late."""
+    deadline = next((w.deadline for w in ledger.waiting_on(table.game.id) if w.seat == seat),
+                    None)
+    return deadline is not None and deadline - clock.now() < dt.timedelta(days=1)
+
+
+def said_by_another(table: Table, seat: int) -> bool:
+    return any(speaker != seat for speaker in table.said)
+
+
+def send(config, table: Table, seat: int, report: Report | None = None,
+         notes: list[str] | tuple = (), in_reply_to: str | None = None) -> None:
+    """The game mail for `seat`, with its news since its cursor; moves the cursor on."""
+    lines = news(table, seat)
+    clock_text = display.clock_line(table, seat)
+    notify.send_game_mail(config, table, seat, news=lines, clock=clock_text, report=report,
+                          notes=list(notes) + end_notes(table, seat),
+                          in_reply_to=in_reply_to)
+
+
+def tell(config, table: Table, seat: int, notes: list[str]) -> None:
+    """A mail to one seat that it asked for or is due (a reminder, `remind`, `board`)."""
+    send(config, table, seat, notes=notes)
+
+
+def end_notes(table: Table, seat: int) -> list[str]:
+    """At the start and at the end, what everyone is told: the dealer's commitment; who
+    won, from this seat's side."""
+    game = table.game
+    notes = []
+    if game.status != table.status_before and game.status == "running":
+        notes.append(notify.started_note(table))
+    if game.status == "finished" and game.status != table.status_before:
+        notes.append(your_result(table, seat))
+    return notes
+
+
+def your_result(table: Table, seat: int) -> str:
+    """'You won.', 'You lost: bob won.', 'You share the win with carol.'"""
+    shares = table.shares()
+    if shares is None:
+        return ""
+    names = table.names
+    winners = [s for s, share in enumerate(shares) if share > 0]
+    others = [names[s] for s in winners if s != seat]
+    if seat not in winners:
+        won = " and ".join(others)
+        return f"You lost: {won} {'won' if len(others) == 1 else 'shared the win'}."
+    if not others:
+        return "You won."
+    return f"You share the win with {' and '.join(others)}."
+
+
+# -- the news since a seat's cursor ---------------------------------------------------
+
+@dataclass
+class Told:
+    """One ply as a seat may read it: who, and what (None: a secret to this seat)."""
+    ply: int
+    seat: int
+    text: str | None
+    anonymous: bool
+    revealed: str | None = None
+
+
+def news(table: Table, seat: int) -> list[str]:
+    """Every turn and comment `seat` may see since its cursor, grouped by turn; the
+    cursor moves to now."""
+    row = table.seats[seat]
+    plies = table.game.plies
+    told = min(row.told, plies)  # an undo may have taken back what was told
+    comments = _comments_since(table, row.heard)
+    lines = _lines(table, seat, _plies_since(table, seat, told), comments)
+    _advance(row, plies, comments[-1].id if comments else row.heard)
+    return lines
+
+
+def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
+    """The plies after `told`: from this transaction's happenings where they cover it,
+    else from the move log (a quiet seat a round behind; indexed by game and ply)."""
+    key = str(seat)
+    first = table.happenings[0].ply if table.happenings else table.game.plies + 1
+    earlier = []
+    if told < first - 1:
+        rows = (Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed)
+                .where((Move.game == table.game) & (Move.ply > told) & (Move.ply < first))
+                .order_by(Move.ply))
+        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed)
+                   for m in rows]
+    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed)
+           for h in table.happenings if h.ply > told]
+    return earlier + now
+
+
+def _comments_since(table: Table, heard: int) -> list[Comment]:
+    return list(Comment.select(Comment.id, Comment.ply, Comment.seat, Comment.text)
+                .where((Comment.game == table.game) & (Comment.id > heard))
+                .order_by(Comment.id))
+
+
+def _advance(row: Seat, plies: int, heard: int) -> None:
+    """Move the seat's cursor to now (back, after an undo took plies away)."""
+    if (row.told, row.heard) != (plies, heard):
+        Seat.update(told=plies, heard=heard).where(Seat.id == row.id).execute()
+        row.told, row.heard = plies, heard
+
+
+def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]) -> list[str]:
+    over = table.game.status != "running"
+    names = table.names
+    lines: list[str] = []
+    group: list[Told] = []
+
+    def flush():
+        if group:
+            lines.append(_turn_line(group, viewer, names, over))
+            group.clear()
+
+    pending = list(comments)
+    for told in plies:
+        if told.anonymous and told.seat != viewer and not over:
+            continue  # G39: not even that someone answered; the outcome is news of its own
+        if group and (group[-1].seat != told.seat or group[-1].ply + 1 != told.ply):
+            flush()  # a turn is one player's plies in a row
+        while pending and pending[0].ply < told.ply:
+            flush()
+            lines.append(_comment_line(pending.pop(0), viewer, names))
+        group.append(told)
+        if told.revealed:
+            flush()
+            lines.append(told.revealed)
+    flush()
+    lines += [_comment_line(c, viewer, names) for c in pending]
+    return [line for line in lines if line]
+
+
+def _turn_line(group: list[Told], viewer: int, names: list[str], over: bool) -> str:
+    first, last = group[0].ply, group[-1].ply
+    number = f"#{first}" if first == last else f"#{first}-{last}"
+    seat = group[0].seat
+    texts = [t.text for t in group]
+    if seat == CHANCE:
+        shown = [t for t in texts if t]
+        return f"{number} Dealer: {'; '.join(shown)}" if shown else "The dealer dealt."
+    who = "You" if seat == viewer else actor_name(names, seat, group[0].anonymous, viewer, over)
+    if not any(texts):
+        return f"{number} {who} chose in secret."
+    return f"{number} {who}: {'; '.join(t or '(a secret choice)' for t in texts)}"
+
+
+def _comment_line(comment: Comment, viewer: int, names: list[str]) -> str:
+    if comment.seat == viewer:
+        return ""
+    return f"{names[comment.seat]} says: {comment.text}"

@@ -1,0 +1,99 @@
+"""The result belongs to the player, whatever colour they ended with (issue: after an Onyx
+swap the web credited the loser). One literal game, checked on every surface: the game
+page, the index, both player pages, the print page, the record and SGF downloads, and
+the game-end mail.
+
+ann places C3 as Black; ben swaps, so ben owns the black stone and ann plays White; ann
+plays A1; ben resigns. ann has won, as White: the token is `0-1` (by colour).
+"""
+
+import re
+
+import pytest
+
+from mailtest import body, record_in
+from notation.record import parse_record
+from pbem.engines.game import Game as RecordGame
+from pbem.store import Player, Seat
+from webgames import address, play, resign, start
+
+
+@pytest.fixture
+def client(config):
+    from pbem.web import create_app
+    return create_app(config).test_client()
+
+
+@pytest.fixture
+def swapped(config):
+    game_id = start(config, "onyx", ["ann", "ben"], board=6, setup="open")
+    play(game_id, (0, "C3"), (1, "swap"), (0, "A1"))
+    resign(game_id, 1)
+    return game_id
+
+
+def words(client, url):
+    response = client.get(url)
+    assert response.status_code == 200, url
+    html = response.get_data(as_text=True)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def player_id(name):
+    return Player.get(Player.email == address(name)).id
+
+
+def test_the_seats_keep_their_shares(swapped):
+    shares = {s.number: s.share for s in Seat.select().where(Seat.game == swapped)}
+    assert shares == {0: "1", 1: "0"}
+
+
+def test_the_game_page_and_the_index_credit_ann(client, swapped):
+    assert "0-1, ann won (ben resigned)" in words(client, f"/games/{swapped}")
+    assert "finished: 0-1 (ann won)" in words(client, "/games")
+    assert "finished: 0-1 (ann won)" in words(client, f"/games?player={player_id('ben')}")
+
+
+def test_the_player_pages_say_ann_won_and_ben_lost(client, swapped):
+    assert "1 finished game: 1 won, 0 shared, 0 lost." in words(
+        client, f"/players/{player_id('ann')}")
+    ben = words(client, f"/players/{player_id('ben')}")
+    assert "1 finished game: 0 won, 0 shared, 1 lost." in ben
+    assert "(ann won) lost" in ben
+
+
+def test_the_record_and_the_sgf_say_white_won_and_ann_played_white(client, swapped):
+    record = parse_record(client.get(f"/games/{swapped}.txt").get_data(as_text=True))
+    assert record.tag("Black") == "ann" and record.result == "0-1"  # by colour, as documented
+    game = RecordGame.from_record(record)
+    assert game.engine.seat_label(game.state, 0) == "White"  # ann ended as White
+    sgf = client.get(f"/games/{swapped}.sgf").get_data(as_text=True)
+    assert "PB[ben]" in sgf and "PW[ann]" in sgf and "RE[W+R]" in sgf
+
+
+def test_the_print_page_credits_ann(client, swapped):
+    page = words(client, f"/games/{swapped}/print")
+    assert "Result 0-1: ann won" in page
+    assert "Black ann (played White) White ben (played Black)" in page
+
+
+def test_the_end_mail_tells_each_player_their_own_result(players, mail_server):
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.mail.outbox import deliver_due
+    ann, ben = players("ann", "ben")
+    start_game(mail_server, ENGINES["onyx"], {"board": "6", "setup": "open"},
+               [ann.address, ben.address])
+    deliver_due(mail_server)
+    assert "You are Black: connect rows 1 and 6 (top and bottom)." in body(ann.last)
+    ann.reply("C3")
+    assert "Or `swap`: take over Black's first stone" in body(ben.last)
+    ben.reply("swap")
+    assert "You are White since the swap: connect columns A and F" in body(ann.last)
+    assert "#2 ben: swap" in body(ann.last)
+    ann.reply("A1")
+    ben.reply("resign")
+    assert "You won." in body(ann.last)
+    assert "You lost: ann won." in body(ben.last)
+    record = parse_record(record_in(body(ann.last)))
+    assert record.result == "0-1"
