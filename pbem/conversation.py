@@ -39,7 +39,7 @@ from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.mail import notify
 from pbem.mail.notify import Report
-from pbem.play import Table, actor_name
+from pbem.play import Happening, Table, actor_name
 from pbem.store import Comment, Move, Seat
 from pbem.timekeeping import display, ledger
 
@@ -108,6 +108,22 @@ def wait_began(table: Table, seat: int) -> bool:
         return True
     return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
     # ended its wait and a new one began (the last choice of a 6 nimmt! round)
+
+
+def waits_in_log(engine, start, moves, seat: int) -> int:
+    """How many times a finished game began to wait for `seat`, read ply by ply from its
+    move log (rows with `seat`, `state`, `revealed`, from the start state on): the same
+    rule as `wait_began`, one ply at a time. The benchmark and the tests weigh the mails
+    a seat got against it; a write of several plies may begin fewer waits."""
+    count, before = int(seat in engine.to_act(start)), engine.to_act(start)
+    for move in moves:
+        after = engine.to_act(engine.from_json(move.state))
+        if seat in after:
+            own = Happening(0, move.seat, "", {None: None if move.revealed else ""},
+                            move.revealed is not None, False, before, after)
+            count += seat not in before or seat in ledger.ended_waits([own], after)
+        before = after
+    return count
 
 
 def due_within_a_day(table: Table, seat: int) -> bool:
