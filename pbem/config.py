@@ -224,10 +224,17 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_IMAP_FOLDER": _anything,
     "PBEM_IMAP_SSL": _one_of("yes", "no", "true", "false", "on", "off", "1", "0"),
     "PBEM_IMAP_INTERVAL": _whole(1, optional=True),
+    "PBEM_SMTP_TLS": _optional(_one_of("starttls", "tls", "no")),
+    "PBEM_SMTP_USER": _anything,
+    "PBEM_SMTP_PASSWORD": _anything,
+    "PBEM_SMTP_PASSWORD_FILE": _readable_file,
+    "PBEM_SMTP_CA_FILE": _readable_file,
+    "PBEM_MAX_CONNECTIONS": _whole(1, optional=True),
+    "PBEM_MAX_CONNECTIONS_PER_CLIENT": _whole(1, optional=True),
 }
 
 #: Values never repeated in a message: they are secrets.
-SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD")
+SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD")
 
 
 def validate(environ) -> list[str]:

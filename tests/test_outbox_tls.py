@@ -137,9 +137,21 @@ def test_the_relays_address_chooses_tls_unless_told(relay, tls, expected):
 def test_the_password_may_come_from_a_file(tmp_path):
     secret = tmp_path / "smtp-password"
     secret.write_text(PASSWORD + "\n")
+    ca = tmp_path / "private-ca.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n")
     config = Config.from_environment({
         "PBEM_SMTP_RELAY": "smtp.example.net:587", "PBEM_SMTP_TLS": "starttls",
         "PBEM_SMTP_USER": USER, "PBEM_SMTP_PASSWORD_FILE": str(secret),
-        "PBEM_SMTP_CA_FILE": "/etc/ssl/private-ca.pem", "PBEM_SECRET_KEY": "k"}, tmp_path)
+        "PBEM_SMTP_CA_FILE": str(ca), "PBEM_SECRET_KEY": "k"}, tmp_path)
     assert (config.smtp_user, config.smtp_password) == (USER, PASSWORD)
-    assert config.smtp_tls == "starttls" and config.smtp_ca_file == "/etc/ssl/private-ca.pem"
+    assert config.smtp_tls == "starttls" and config.smtp_ca_file == str(ca)
+
+
+def test_bad_transport_settings_are_named_at_start():
+    from pbem.config import validate
+    problems = validate({"PBEM_SMTP_TLS": "ssl", "PBEM_SMTP_CA_FILE": "/nonexistent/ca.pem",
+                         "PBEM_MAX_CONNECTIONS": "many", "PBEM_SMTP_PASSWORD": "hunter2"})
+    assert [p.split("=", 1)[0] for p in problems] == [
+        "PBEM_SMTP_TLS", "PBEM_SMTP_CA_FILE", "PBEM_MAX_CONNECTIONS"]
+    assert "one of: starttls, tls, no" in problems[0]
+    assert not any("hunter2" in p for p in problems)
