@@ -34,6 +34,12 @@ class Config:
     smtp_listen: str = "127.0.0.1:2525"          # PBEM_SMTP_LISTEN: mail in ('' = off)
     lmtp_listen: str = ""                        # PBEM_LMTP_LISTEN: mail in from an MTA
     smtp_relay: str = ""                         # PBEM_SMTP_RELAY: mail out (host:port)
+    smtp_tls: str = ""                           # PBEM_SMTP_TLS: starttls, tls or no ('' = by port)
+    smtp_user: str = ""                          # PBEM_SMTP_USER: AUTH at the relay ('' = none)
+    smtp_password: str = ""                      # PBEM_SMTP_PASSWORD (or _PASSWORD_FILE)
+    smtp_ca_file: str = ""                       # PBEM_SMTP_CA_FILE: CAs for the relay's cert
+    max_connections: int = 100                   # PBEM_MAX_CONNECTIONS: per listener
+    max_connections_per_client: int = 20         # PBEM_MAX_CONNECTIONS_PER_CLIENT
     maildir: str = "mail"                        # PBEM_MAILDIR: mail out when no relay
     base_url: str = ""                           # PBEM_BASE_URL: links in mail
     max_message_bytes: int = 1_000_000           # PBEM_MAX_MESSAGE_BYTES
@@ -75,6 +81,14 @@ class Config:
             smtp_listen=get("PBEM_SMTP_LISTEN", cls.smtp_listen),
             lmtp_listen=get("PBEM_LMTP_LISTEN", cls.lmtp_listen),
             smtp_relay=get("PBEM_SMTP_RELAY", cls.smtp_relay),
+            smtp_tls=get("PBEM_SMTP_TLS", cls.smtp_tls).strip().lower(),
+            smtp_user=get("PBEM_SMTP_USER", cls.smtp_user),
+            smtp_password=(get("PBEM_SMTP_PASSWORD")
+                           or _file_text(get("PBEM_SMTP_PASSWORD_FILE", ""))),
+            smtp_ca_file=get("PBEM_SMTP_CA_FILE", cls.smtp_ca_file).strip(),
+            max_connections=int(get("PBEM_MAX_CONNECTIONS") or cls.max_connections),
+            max_connections_per_client=int(get("PBEM_MAX_CONNECTIONS_PER_CLIENT")
+                                           or cls.max_connections_per_client),
             maildir=get("PBEM_MAILDIR", cls.maildir),
             base_url=get("PBEM_BASE_URL", cls.base_url),
             max_message_bytes=int(get("PBEM_MAX_MESSAGE_BYTES", cls.max_message_bytes)),
@@ -210,10 +224,17 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_IMAP_FOLDER": _anything,
     "PBEM_IMAP_SSL": _one_of("yes", "no", "true", "false", "on", "off", "1", "0"),
     "PBEM_IMAP_INTERVAL": _whole(1, optional=True),
+    "PBEM_SMTP_TLS": _optional(_one_of("starttls", "tls", "no")),
+    "PBEM_SMTP_USER": _anything,
+    "PBEM_SMTP_PASSWORD": _anything,
+    "PBEM_SMTP_PASSWORD_FILE": _readable_file,
+    "PBEM_SMTP_CA_FILE": _readable_file,
+    "PBEM_MAX_CONNECTIONS": _whole(1, optional=True),
+    "PBEM_MAX_CONNECTIONS_PER_CLIENT": _whole(1, optional=True),
 }
 
 #: Values never repeated in a message: they are secrets.
-SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD")
+SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD")
 
 
 def validate(environ) -> list[str]:

@@ -219,7 +219,8 @@ def test_a_relay_outage_mid_game_delays_mail_and_delivers_all_of_it_once_in_orde
     assert moves_of(game_id) == ["F6", "G5", "H7", "E5"]  # play goes on without the relay
     waiting = list(Outbox.select().where(Outbox.sent.is_null()).order_by(Outbox.id))
     assert len(waiting) == 3  # the news and the turn, to the other player, of each move
-    assert all(m.attempts >= 1 and m.last_error for m in waiting)
+    # Tried until the relay is found out of reach; the rest waits as long, its error noted
+    assert any(m.attempts >= 1 for m in waiting) and all(m.last_error for m in waiting)
     assert len(sink.messages) == delivered_before + 1  # only what F6 caused
 
     sink.start()  # the relay is back, on the same port

@@ -26,7 +26,7 @@ from pbem.commands import (Speaker, command_lines, owner_of, player_for, run_gam
 from pbem.commands.account import confirm_address
 from pbem.config import Config
 from pbem.logs import about_game, about_mail
-from pbem.mail import notify
+from pbem.mail import notices, notify, refusals
 from pbem.mail.authentication import dmarc_refusal
 from pbem.mail.compose import LOOP_HEADER, ply_replied_to
 from pbem.mail.inbound import InboundMail, parse_mail, reply_text, robot_reason
@@ -147,11 +147,18 @@ def limit_rate(intake: Intake) -> bool:
 
 def require_dmarc(intake: Intake) -> bool:
     """With PBEM_AUTHSERV_ID set, mail whose From failed DMARC at our MTA (probably
-    forged), or that did not come through it, stops unanswered (pbem.mail.authentication)."""
+    forged), or that did not come through it, stops unanswered (pbem.mail.authentication);
+    it is counted, and the player it claims to be is told at their registered address,
+    once a day at most (pbem.mail.notices)."""
     if not intake.config.authserv_id:
         return False  # the embedded listener: no MTA has checked anything
     refusal = dmarc_refusal(intake.mail.message, intake.config.authserv_id, intake.mail.sender)
-    return intake.stop(refusal) if refusal else False
+    if refusal is None:
+        return False
+    reason, outcome = refusal
+    refusals.count(reason, intake.row.id)  # for `pbem status`: a broken set-up shows
+    notices.tell_of_unauthenticated(intake.config, intake.mail)  # registered address only
+    return intake.stop(outcome)
 
 
 def refuse_oversized(intake: Intake) -> bool:
@@ -186,7 +193,9 @@ def route(intake: Intake) -> bool:
 
 
 def authenticate(intake: Intake) -> bool:
-    """A token is accepted only with the From address of the player it belongs to."""
+    """A token is accepted only with the From address of the player it belongs to. Mail
+    with a seat's token from an address pbem does not know is not answered; the seat's
+    player is told (once a day at most) and how to add a second address."""
     sender, found = intake.mail.sender, intake.route
     if not sender:
         return intake.stop("ignored: no From address")
@@ -195,6 +204,9 @@ def authenticate(intake: Intake) -> bool:
                 .where((Seat.game == found.game) & (Seat.number == found.seat)).first())
         if seat is None or (seat.player.email != sender
                             and getattr(owner_of(sender), "id", None) != seat.player.id):
+            refusals.count("wrong-sender", intake.row.id)
+            if seat is not None and owner_of(sender) is None:  # perhaps their second address
+                notices.tell_of_other_address(intake.config, seat.player, sender, found.game)
             return intake.stop("ignored: From is not the seat's player")
         intake.player = seat.player
         return False

@@ -129,7 +129,10 @@ class Outbox(BaseModel):
     attempts = IntegerField(default=0)
     next_attempt = DateTimeField(default=utcnow, index=True)
     claimed_until = DateTimeField(null=True)  # a deliverer is on it until then
+    claimed_by = CharField(default="")  # ... which one: host:pid (pbem.mail.outbox)
+    handed_over = DateTimeField(null=True)  # written to the relay, its answer not yet read
     sent = DateTimeField(null=True, index=True)
+    failed = DateTimeField(null=True)  # given up: the relay refused it for good (5xx)
     last_error = TextField(default="")
 
 
@@ -145,6 +148,18 @@ class Request(BaseModel):
     open = BooleanField(default=True, index=True)
     created = DateTimeField(default=utcnow)
 
+
+class Refusal(BaseModel):
+    """A mail the sender checks refused (pbem.mail.refusals): why, in a short fixed word."""
+    reason = CharField()  # no-verdict, unreadable-verdict, dmarc-fail, ... (refusals.REASONS)
+    inbound_id = IntegerField(null=True, index=True)  # the Inbound row, while it is kept
+    at = DateTimeField(default=utcnow, index=True)
+
+
+class Notice(BaseModel):
+    """When a once-a-day notice (pbem.mail.notices) last went out, by what it is about."""
+    key = CharField(unique=True)  # e.g. "unauthenticated:player:17"
+    sent = DateTimeField()
 
 
 class TimeControl(BaseModel):
@@ -208,4 +223,4 @@ class Ban(BaseModel):
 
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban)
+          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice)

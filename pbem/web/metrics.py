@@ -14,6 +14,7 @@ are kept (`pbem admin forget` blanks rows but never deletes them).
     pbem_moves_total{game}                players' moves played (not the dealer's), by game
     pbem_games{status}                    games by status
     pbem_outbox_backlog                   mails not yet delivered; _retrying: of which failed once
+    pbem_outbox_given_up_total            mails given up on (5xx, or undelivered for 5 days)
     pbem_outbox_oldest_seconds            age of the oldest undelivered mail (0: none)
     pbem_scheduler_lag_seconds{job}       how long the oldest due, unclaimed work has waited:
                                           deadlines (clocks) and outbox (due mail); 0 on time
@@ -116,9 +117,13 @@ class StoreCollector:
             games.add_metric([status], count)
         yield games
 
-        waiting = Outbox.select().where(Outbox.sent.is_null())
+        waiting = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
         yield GaugeMetricFamily("pbem_outbox_backlog", "Mails not yet delivered",
                                 value=waiting.count())
+        yield CounterMetricFamily("pbem_outbox_given_up", "Mails given up on (refused for "
+                                  "good, or undelivered for days)",
+                                  value=Outbox.select().where(Outbox.failed.is_null(False))
+                                  .count())
         yield GaugeMetricFamily("pbem_outbox_retrying", "Undelivered mails that failed at "
                                 "least once", value=waiting.where(Outbox.attempts > 0).count())
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
@@ -133,7 +138,8 @@ class StoreCollector:
         lag.add_metric(["deadlines"], seconds_since(now, due) or 0)
         free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
         due = (Outbox.select(fn.MIN(Outbox.next_attempt))
-               .where(Outbox.sent.is_null() & (Outbox.next_attempt <= now) & free).scalar())
+               .where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                      & (Outbox.next_attempt <= now) & free).scalar())
         lag.add_metric(["outbox"], seconds_since(now, due) or 0)
         yield lag
 
