@@ -11,6 +11,8 @@ are kept (`pbem admin forget` blanks rows but never deletes them).
                                           refused, held, expired, failed, received (running)
     pbem_refusals_total{reason}           ignored or refused mail, by reason (robot, banned,
                                           dmarc_fail, wrong_sender, too_large, …)
+    pbem_authentication_refusals_total{reason}  of those, the DMARC check's, by why
+                                          (pbem.mail.refusals: no-verdict, dmarc-fail, …)
     pbem_moves_total{game}                players' moves played (not the dealer's), by game
     pbem_games{status}                    games by status
     pbem_outbox_backlog                   mails not yet delivered; _retrying: of which failed once
@@ -32,6 +34,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from pbem.engines.base import CHANCE
+from pbem.mail.refusals import totals as refusal_totals
 from pbem.status import seconds_since
 from pbem.store import Game, Inbound, Move, Outbox
 from pbem.store.models import Clock, utcnow
@@ -103,6 +106,12 @@ class StoreCollector:
             refusals.add_metric([reason], count)
         yield mails
         yield refusals
+        # The DMARC check's own reasons (pbem.mail.refusals): why authentication failed.
+        failed = CounterMetricFamily("pbem_authentication_refusals", "Mail refused by the "
+                                     "DMARC check, by why (last 90 days)", labels=["reason"])
+        for reason, count in sorted(refusal_totals().items()):
+            failed.add_metric([reason], count)
+        yield failed
 
         moves = CounterMetricFamily("pbem_moves", "Players' moves played (not the dealer's)",
                                     labels=["game"])
