@@ -1,9 +1,15 @@
 """Inbound mail: raw RFC 822 bytes into who sent it, to whom, in which thread, and what they wrote.
 
 Everything here reads mail from strangers, so nothing here raises: a header Python cannot
-parse reads raw, a charset nobody knows reads as UTF-8, bytes that do not decode become
-U+FFFD, and a missing header reads as ''. Deciding what to do with the mail is the
-pipeline's business (pbem.mail.pipeline); this module only says what the mail is.
+parse reads raw (an address header it cannot parse reads as no address), a charset nobody
+knows reads as UTF-8, bytes that do not decode become U+FFFD, and a missing header reads
+as ''. Deciding what to do with the mail is the pipeline's business (pbem.mail.pipeline);
+this module only says what the mail is.
+
+Cost: `parse_mail` reads the header section only (bounded by pbem.mail.prescan), which is
+all the pipeline needs to decide who sent the mail and whether to answer it; the body's
+MIME structure is parsed by `reply_text` alone, for a confirmed player's mail that passed
+the prescan. A stranger's mail is never parsed further than its headers.
 """
 
 from __future__ import annotations
@@ -15,10 +21,13 @@ import re
 import textwrap
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 
 import html2text
 import mailparser_reply
+
+from pbem.mail.prescan import header_end
 
 #: Languages whose reply headers ("On … wrote:", "Von: … Gesendet: …") and signatures
 #: mail-parser-reply should look for. Not more: each language adds signature openers that
@@ -26,7 +35,23 @@ import mailparser_reply
 REPLY_LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 
 DAEMONS = {"mailer-daemon", "postmaster"}
-BULK_PRECEDENCE = {"bulk", "junk", "list"}
+BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+
+# Subjects vacation and out-of-office responders write (in the languages of
+# REPLY_LANGUAGES), for those that add no header saying so. Only at the start, after any
+# "Re:", and with their colon where they have one: a person's "auto" is not a robot.
+AUTOREPLY_SUBJECT = re.compile(r"""^(?:(?:re|aw|sv|fw|fwd)\s*:\s*)*(?:
+      (?:automatic|auto)[- ]?(?:reply|response|answer)\b
+    | auto\s*:
+    | out\ of\ (?:the\ )?office\b
+    | (?:ooo|oof)\s*:
+    | abwesenheitsnotiz\b | automatische\ antwort\b
+    | r[ée]ponse\ automatique\b
+    | respuesta\ autom[áa]tica\b | fuera\ de\ la\ oficina\b
+    | automatisch\ antwoord\b
+    | risposta\ automatica\b | fuori\ sede\b
+    | autosvar\b
+    )""", re.IGNORECASE | re.VERBOSE)
 
 # What mail-parser-reply 1.36 misses. Each line is the end of what the person wrote.
 MISSED_ENDINGS = re.compile(r"""^(?:
@@ -62,7 +87,7 @@ class InboundMail:
     """One received mail, parsed; the fields the pipeline decides on."""
 
     raw: bytes
-    message: EmailMessage  # parsed with email.policy.default
+    message: EmailMessage  # its header section, parsed with email.policy.default
     message_id: str  # '<...>' as sent; invented from the bytes when missing
     sender: str  # the From address, lower-cased; '' if none
     sender_name: str  # the From display name; '' if none
@@ -77,13 +102,13 @@ def parse_mail(raw: bytes, envelope_sender: str | None = None,
                envelope_recipients: list[str] | None = None) -> InboundMail:
     """Read raw mail bytes. Never raises, whatever the bytes."""
     raw = bytes(raw)
-    message = _parsed(raw)
+    message = _parsed_headers(raw)
     sender_name, sender = (_addresses(message, "From") or [("", "")])[0]
     replied_to = _message_ids(message, "In-Reply-To") + _message_ids(message, "References")[::-1]
     return InboundMail(
         raw=raw,
         message=message,
-        message_id=_header(message, "Message-ID").strip() or _invented_message_id(raw),
+        message_id=_header(message, "Message-ID").strip() or invented_message_id(raw),
         sender=sender.strip().lower(),
         sender_name=sender_name.strip(),
         envelope_sender=None if envelope_sender is None else _bare(envelope_sender),
@@ -97,13 +122,24 @@ def parse_mail(raw: bytes, envelope_sender: str | None = None,
 
 
 def _parsed(raw: bytes) -> EmailMessage:
+    """The whole mail, MIME parts and all: only for a confirmed player's mail that passed
+    the prescan (the parser's cost grows fast with nesting)."""
     try:
         return email.message_from_bytes(raw, policy=email.policy.default)
     except Exception:  # the feed parser is meant never to raise; if it does, an empty mail
         return EmailMessage()
 
 
-def _invented_message_id(raw: bytes) -> str:
+def _parsed_headers(raw: bytes) -> EmailMessage:
+    """The header section alone (at most prescan.HEADER_BYTES of it): cheap whatever the
+    body holds."""
+    try:
+        return BytesHeaderParser(policy=email.policy.default).parsebytes(raw[:header_end(raw)])
+    except Exception:  # as above: never raise, whatever the bytes
+        return EmailMessage()
+
+
+def invented_message_id(raw: bytes) -> str:
     """A Message-ID for a mail without one, the same for the same bytes, so a resent
     copy is still recognised as a duplicate."""
     return f"<{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
@@ -127,9 +163,14 @@ def _header_word(message: EmailMessage, name: str) -> str:
 
 
 def _addresses(message: EmailMessage, name: str) -> list[tuple[str, str]]:
-    """(display name, address) of every address in the `name` headers."""
-    return [(display, address) for display, address in getaddresses(_header_values(message, name))
-            if address]
+    """(display name, address) of every address in the `name` headers; none when they
+    cannot be read (thousands of nested comments make the stdlib's parser recurse until
+    RecursionError)."""
+    try:
+        pairs = getaddresses(_header_values(message, name))
+    except Exception:  # RecursionError and whatever else a crafted header provokes
+        return []
+    return [(display, address) for display, address in pairs if address]
 
 
 def _message_ids(message: EmailMessage, name: str) -> list[str]:
@@ -197,19 +238,27 @@ def _delivery_report(mail: InboundMail) -> str | None:
 
 
 def _bulk_precedence(mail: InboundMail) -> str | None:
-    precedence = _header_word(mail.message, "Precedence")
-    return f"Precedence: {precedence}" if precedence in BULK_PRECEDENCE else None
+    """Precedence (RFC 2076) and its X- variant: bulk, junk, list, auto_reply."""
+    for name in ("Precedence", "X-Precedence"):
+        precedence = _header_word(mail.message, name)
+        if precedence in BULK_PRECEDENCE:
+            return f"{name}: {precedence}"
+    return None
 
 
 def _list_mail(mail: InboundMail) -> str | None:
-    """A mailing list relayed this: answering would write to the whole list."""
-    return next((f"{name} present" for name in ("List-Id", "List-Unsubscribe")
+    """A mailing list or a newsletter sent this: answering would write to the whole list
+    (List-Post), or to a sending service (Feedback-ID: Gmail's bulk senders' mark)."""
+    return next((f"{name} present" for name in ("List-Id", "List-Unsubscribe", "List-Post",
+                                                "Feedback-ID")
                  if name in mail.message), None)
 
 
 def _autoreply_headers(mail: InboundMail) -> str | None:
-    """Vacation responders that skip Auto-Submitted, and Exchange's out-of-office marks."""
-    for name in ("X-Autoreply", "X-Autorespond"):
+    """Vacation responders that skip Auto-Submitted, mail loop marks of other programs
+    (X-Loop: procmail, vacation, list servers), and Exchange's out-of-office marks."""
+    for name in ("X-Autoreply", "X-Autorespond", "X-Autoreply-From", "X-Mail-Autoreply",
+                 "X-Loop"):
         if name in mail.message:
             return f"{name} present"
     suppress = _header(mail.message, "X-Auto-Response-Suppress")
@@ -218,8 +267,13 @@ def _autoreply_headers(mail: InboundMail) -> str | None:
     return None
 
 
+def _autoreply_subject(mail: InboundMail) -> str | None:
+    """Responders that add no header at all still say what they are in the subject."""
+    return f"Subject: {mail.subject[:60]}" if AUTOREPLY_SUBJECT.match(mail.subject) else None
+
+
 ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
-               _bulk_precedence, _list_mail, _autoreply_headers)
+               _bulk_precedence, _list_mail, _autoreply_headers, _autoreply_subject)
 
 
 # -- what the person wrote -----------------------------------------------------------------
@@ -227,7 +281,7 @@ ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
 def reply_text(mail: InboundMail) -> str:
     """What the person wrote in this mail, without what they quoted, their signature or
     a forwarded mail; '' when nothing is left. Attachments are ignored."""
-    text = _unquoted(_body_text(mail.message))
+    text = _unquoted(body_text(mail))
     text = MISSED_ENDINGS.split(text, maxsplit=1)[0]
     text = MISSED_ATTRIBUTIONS.sub("", _bounded(text))
     # EmailMessage rather than EmailReplyParser.parse_reply: that returns the reply with
@@ -253,10 +307,11 @@ def _bounded(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
-def _body_text(message: EmailMessage) -> str:
-    """The first inline text/plain part, else the first HTML part as text; '' if neither."""
+def body_text(mail: InboundMail) -> str:
+    """The first inline text/plain part, else the first HTML part as text; '' if neither.
+    Parses the whole mail: only for mail that passed the prescan."""
     try:
-        part = message.get_body(preferencelist=("plain", "html"))
+        part = _parsed(mail.raw).get_body(preferencelist=("plain", "html"))
         if part is None:
             return ""
         text = _decoded(part)
