@@ -35,6 +35,8 @@ class Status:
     oldest_undelivered_seconds: int | None = None  # age of the oldest; None: none waits
     running_games: int | None = None
     last_inbound_seconds: int | None = None  # since the last mail came in; None: never
+    unconfirmed_mail_last_hour: int | None = None  # mail to never-confirmed addresses
+    unconfirmed_capped_last_day: int | None = None  # mails unanswered for the hourly cap
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -54,9 +56,19 @@ def check() -> Status:
             oldest_undelivered_seconds=seconds_since(now, oldest),
             running_games=Game.select().where(Game.status == "running").count(),
             last_inbound_seconds=seconds_since(now, last_in),
+            **_unconfirmed(now),
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
+
+
+def _unconfirmed(now: dt.datetime) -> dict[str, int]:
+    """Mail to addresses that never confirmed (pbem.mail.limits): the cannon's gauge."""
+    from pbem.mail.limits import CAP_REACHED, unconfirmed_mail_last_hour
+    capped = Inbound.select().where((Inbound.received >= now - dt.timedelta(days=1))
+                                    & (Inbound.outcome == CAP_REACHED)).count()
+    return {"unconfirmed_mail_last_hour": unconfirmed_mail_last_hour(now),
+            "unconfirmed_capped_last_day": capped}
 
 
 def seconds_since(now: dt.datetime, then) -> int | None:
@@ -85,6 +97,11 @@ def describe(status: Status) -> list[str]:
         f"oldest mail:  {'none waiting' if oldest is None else _duration(oldest) + ' old'}",
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
+        f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
+        f"last hour"
+        + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
+           f"day (PBEM_UNCONFIRMED_MAIL_PER_HOUR)" if status.unconfirmed_capped_last_day
+           else ""),
     ]
 
 

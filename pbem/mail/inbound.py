@@ -281,7 +281,12 @@ ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
 def reply_text(mail: InboundMail) -> str:
     """What the person wrote in this mail, without what they quoted, their signature or
     a forwarded mail; '' when nothing is left. Attachments are ignored."""
-    text = _unquoted(body_text(mail))
+    return written_text(body_text(mail))
+
+
+def written_text(text: str) -> str:
+    """Of a mail's text, what its author wrote: without quotes, signature, forward."""
+    text = _unquoted(text)
     text = MISSED_ENDINGS.split(text, maxsplit=1)[0]
     text = MISSED_ATTRIBUTIONS.sub("", _bounded(text))
     # EmailMessage rather than EmailReplyParser.parse_reply: that returns the reply with

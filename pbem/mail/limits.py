@@ -34,6 +34,7 @@ import re
 
 from pbem.config import Config
 from pbem.mail.authentication import our_header
+from pbem.mail.inbound import written_text
 from pbem.store import Game, Inbound, Outbox, Player, Seat
 from pbem.store.models import utcnow
 
@@ -134,7 +135,7 @@ def repeats_our_last_mail(address: str, text: str) -> bool:
             .order_by(Outbox.id.desc()).first())
     if last is None:
         return False
-    ours = _words(_plain_text(bytes(last.message)))
+    ours = _words(written_text(_plain_text(bytes(last.message))))  # read as theirs is
     return len(ours) >= ECHO_MIN and ours in _words(text)
 
 
