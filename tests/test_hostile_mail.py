@@ -301,3 +301,9 @@ def test_raw_mail_is_kept_by_who_sent_it_and_the_prune_job_empties_it(mail_serve
     assert sent > 0 and prune(mail_server, utcnow() + dt.timedelta(days=31)) == (0, sent)
     assert prune(mail_server, utcnow() + dt.timedelta(days=366))[0] >= 2  # players' mail
     assert raw_of(played) == b""
+
+
+def test_the_scheduler_prunes_every_hour(config):
+    from pbem.scheduler import PRUNE_JOB, Scheduler
+    job = Scheduler(config).scheduler.get_job(PRUNE_JOB)
+    assert job.trigger.interval == dt.timedelta(hours=1)
