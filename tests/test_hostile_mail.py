@@ -16,34 +16,14 @@ import datetime as dt
 import io
 import smtplib
 import sys
-from dataclasses import replace
 
 import pytest
 
-from mailtest import Player, body, free_port
+from mailtest import body
 from pbem import cli
-from pbem.mail.listener import start_listener
-from pbem.mail.outbox import deliver_due
-from pbem.store import Game, Inbound, Outbox, Seat
+from pbem.store import Game, Inbound, Outbox
 from pbem.store.models import Player as PlayerRow
 from pbem.store.models import utcnow
-
-
-@pytest.fixture
-def server_with(mail_server, sink):
-    """Another listener of the same server with some settings changed; returns the
-    config and a function making people who write to it."""
-    listeners = []
-
-    def start(**changes):
-        config = replace(mail_server, smtp_listen=f"127.0.0.1:{free_port()}", **changes)
-        listeners.append(start_listener(config, config.smtp_listen,
-                                        after_receive=lambda: deliver_due(config)))
-        port = int(config.smtp_listen.rsplit(":", 1)[1])
-        return config, lambda name: Player(f"{name}@example.org", sink, port, config.domain)
-    yield start
-    for listener in listeners:
-        listener.stop()
 
 
 def outcome_of(message):
