@@ -6,7 +6,8 @@ this process (time.process_time), so other work on the machine does not count:
 - **parse cost**: one mail through `pbem.mail.pipeline.receive` into a fresh SQLite
   store: a hostile mail (800 nested multiparts, ~50 KB) and a plain mail of the same
   size, both from a stranger, then both from a confirmed player, and a player's mail of
-  40 nested multiparts (the most the prescan lets through); beside them, what the
+  40 nested multiparts (the most the prescan lets through) and one of dense HTML (what
+  html2text reads is cut to 32 KB); beside them, what the
   standard library's full parse of the hostile mail costs (what intake paid before the
   prescan). Target: hostile ≤ 3× plain.
 - **a player's move behind 12 hostile mails**: the CPU a player's Onyx move costs alone
@@ -52,6 +53,14 @@ def plain(sender: str, n: int, size: int, text: str = "games",
     return head.encode() + filler[: max(size - len(head), 0)]
 
 
+def html(sender: str, n: int, size: int) -> bytes:
+    """A player's HTML mail of dense markup: html2text's cost is per byte."""
+    head = (f"From: {sender}\r\nTo: pbem@bench.test\r\nSubject: hello\r\nMessage-ID: "
+            f"<html-{n}@bench.test>\r\nContent-Type: text/html; charset=us-ascii\r\n\r\n"
+            f"<html><body><p>games</p>")
+    return (head + "<div><b>x</b><i>y</i> some text</div>\r\n" * (size // 40)).encode()
+
+
 def cpu(action) -> float:
     start = time.process_time()
     action()
@@ -73,6 +82,7 @@ def parse_costs(rounds: int = 5) -> dict[str, float]:
     size = len(hostile("x@bench.test", 0))
     figures = {name: [] for name in ("stranger hostile", "stranger plain", "player hostile",
                                      "player plain", "player, 40 nested (the limit)",
+                                     "player, dense HTML",
                                      "stdlib full parse of hostile")}
     for n in range(rounds):
         figures["stranger hostile"].append(
@@ -85,6 +95,8 @@ def parse_costs(rounds: int = 5) -> dict[str, float]:
             cpu(lambda: receive(config, plain("ann@bench.test", 1000 + n, size))))
         figures["player, 40 nested (the limit)"].append(
             cpu(lambda: receive(config, hostile("ann@bench.test", 2000 + n, 40))))
+        figures["player, dense HTML"].append(
+            cpu(lambda: receive(config, html("ann@bench.test", 3000 + n, size))))
         raw = hostile("x@bench.test", n)
         figures["stdlib full parse of hostile"].append(
             cpu(lambda: email.message_from_bytes(raw, policy=email.policy.default)))

@@ -329,3 +329,12 @@ def test_mutated_mails_never_raise(raw):
 def test_arbitrary_header_values_and_bodies_never_raise(name, value, body):
     raw = f"{name}: {value}\n".encode() + plain(body)
     read_everything(raw)
+
+
+def test_an_html_mail_is_read_without_its_head_styles_scripts_and_comments():
+    raw = ("From: a@example.org\nTo: pbem@example.org\nSubject: Re: x\n"
+           "Content-Type: text/html; charset=utf-8\n\n"
+           "<html><head><style>" + "p{margin:0}" * 5000 + "</style></head><body>"
+           "<!-- <p>not this</p> --><p>e5</p><script>document.write('f6')</script >"
+           "</body></html>\n").encode()
+    assert reply_text(parse_mail(raw)) == "e5"

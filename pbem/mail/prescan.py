@@ -29,7 +29,7 @@ HEADER_FIELDS = 500
 FIELD_BYTES = 32_000
 LINE_BYTES = 200_000
 MULTIPARTS = 40
-PARTS = 400
+PARTS = 100
 
 HEADER_END = re.compile(rb"\r?\n\r?\n")
 FIELD_START = re.compile(rb"^[^ \t\r\n]", re.MULTILINE)
