@@ -21,19 +21,19 @@ from pbem.engines.base import Engine
 from pbem.store import Game, Move
 
 
-def hides_plies(game: Game) -> bool:
+def hides_plies(engine_id: str, status: str) -> bool:
     """Whether the public may be behind the move log: only while the game is not over
     (a cancelled game keeps its secrets too), and only in a game whose engine has
     decisions nobody may learn of (the others cost no query)."""
-    engine = ENGINES.get(game.engine)
-    return (game.status != "finished" and game.state is not None and engine is not None
+    engine = ENGINES.get(engine_id)
+    return (status != "finished" and engine is not None
             and type(engine).anonymous is not Engine.anonymous)
 
 
 def as_public(game: Game) -> Game:
     """The game row as of its last ply the public may know of (the same row when that is
     its last ply and the game is over)."""
-    if not hides_plies(game):
+    if game.state is None or not hides_plies(game.engine, game.status):
         return game
     known = (Move.select(Move.ply, Move.state, Move.created)
              .where((Move.game == game) & ~Move.anonymous).order_by(Move.ply.desc()).first())
@@ -49,8 +49,7 @@ def as_public(game: Game) -> Game:
 def public_listing(games: list[Game]) -> list[Game]:
     """The index's rows (id, status, plies, updated) as the public may know them: one
     query for all the running games of the page."""
-    running = [game.id for game in games if game.status != "finished"
-               and hides_plies(Game(engine=game.engine, status=game.status, state={}))]
+    running = [game.id for game in games if hides_plies(game.engine, game.status)]
     if not running:
         return games
     last = (Move.select(Move.game, fn.MAX(Move.ply).alias("ply"))

@@ -108,6 +108,8 @@ def _record_unreadable(config: Config, raw: bytes, error: Exception) -> str:
             row.save()
     except OperationalError as stored:
         raise TemporaryFailure(str(stored)) from stored
+    except Exception:  # the promise holds even now; the log has both tracebacks
+        log.exception("storing an unreadable inbound mail failed")
     return outcome
 
 
