@@ -150,6 +150,16 @@ def test_mail_to_unconfirmed_addresses_stops_at_the_hourly_cap_and_status_shows_
     assert any("2 held back by the hourly cap" in line for line in describe(status))
 
 
+def test_second_address_requests_count_towards_the_hourly_cap(server_with):
+    config, person = server_with(unconfirmed_per_hour=2)
+    alice = confirmed(person("alice"))
+    for n in range(3):
+        alice.write(f"address add victim{n}@example.org\naddress remove victim{n}@example.org")
+    asked = [rcpt for rcpt, _ in alice.sink.messages if "victim" in rcpt[0]]
+    assert asked == [["victim0@example.org"], ["victim1@example.org"]]
+    assert "as much mail to new addresses within the hour as it may" in body(alice.last)
+
+
 AUTH = "mx.pbem.test"
 
 

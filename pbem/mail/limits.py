@@ -1,8 +1,9 @@
 """Limits on what hostile mail can make pbem send: no mail cannon, no loops.
 
-pbem writes to addresses that never confirmed in two cases only, a confirmation request
-(a first mail from an address) and an invitation (a player names the address). Either
-could turn pbem into a tool for mailing third parties, so both are limited:
+pbem writes to addresses that never confirmed in three cases only: a confirmation
+request (a first mail from an address), an invitation (a player names the address) and
+a second address's confirmation (`address add`). Each could turn pbem into a tool for
+mailing third parties, so all are limited:
 
     invitations   per inviter and per day, and in total per day, to addresses that have
                   not confirmed (PBEM_INVITATIONS_PER_DAY, PBEM_INVITATIONS_TOTAL_PER_DAY);
@@ -35,7 +36,7 @@ import re
 from pbem.config import Config
 from pbem.mail.authentication import our_header
 from pbem.mail.inbound import written_text
-from pbem.store import Game, Inbound, Outbox, Player, Seat
+from pbem.store import Address, Game, Inbound, Outbox, Player, Seat
 from pbem.store.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -49,10 +50,13 @@ ECHO_MIN = 40  # characters: a shorter mail of ours (none is) is not worth compa
 # -- mail to addresses that never confirmed ------------------------------------------------
 
 def unconfirmed_mail_last_hour(now: dt.datetime | None = None) -> int:
-    """Mails queued within the hour to addresses that have not confirmed (yet)."""
+    """Mails queued within the hour to addresses that have not confirmed (yet): neither
+    a confirmed player's address nor a second address a player confirmed."""
     since = (now or utcnow()) - HOUR
-    return (Outbox.select().join(Player, on=(Outbox.recipient == Player.email))
-            .where((Outbox.created >= since) & ~Player.confirmed).count())
+    confirmed = Player.select(Player.email).where(Player.confirmed)
+    second = Address.select(Address.email).where(Address.confirmed)
+    return Outbox.select().where((Outbox.created >= since) & Outbox.recipient.not_in(confirmed)
+                                 & Outbox.recipient.not_in(second)).count()
 
 
 def unconfirmed_cap_reached(config: Config, more: int = 1) -> bool:
