@@ -91,6 +91,16 @@ def test_a_mail_with_thousands_of_header_fields_is_refused_unread(mail_server, s
     assert sink.messages == []
 
 
+def test_the_look_at_the_bytes_reads_long_lines_once():
+    """Lines just under the limit pass, one over it does not (and neither costs a scan
+    of the line from each of its bytes, as an unanchored pattern would)."""
+    from pbem.mail.prescan import LINE_BYTES, structure_refusal
+    head = b"From: a@example.org\r\nTo: pbem@pbem.test\r\n\r\n"
+    assert structure_refusal(head + (b"x" * (LINE_BYTES - 1) + b"\n") * 5) is None
+    assert structure_refusal(head + b"x" * (LINE_BYTES + 1)) == (
+        "a line is over 200,000 bytes long")
+
+
 # -- 2. no mail cannon --------------------------------------------------------------------
 
 def test_an_address_is_invited_once_however_many_lines_name_it(players):
