@@ -349,13 +349,14 @@ def _seen_html(html: str) -> str:
     """The HTML without head, styles, scripts and comments, cut to LONGEST_HTML. Each
     search starts where the last ended, so this is linear whatever the markup (a regular
     expression spanning to a closing tag would rescan the rest for each unclosed one)."""
-    lower, kept, start = html.lower(), [], 0
-    while start < len(html) and sum(map(len, kept)) < LONGEST_HTML:
+    lower, kept, length, start = html.lower(), [], 0, 0
+    while start < len(html) and length < LONGEST_HTML:
         found = UNSEEN_HTML.search(html, start)
         if found is None:
             kept.append(html[start:])
             break
         kept.append(html[start:found.start()])
+        length += len(kept[-1])
         closing = "-->" if found.group(1) is None else f"</{found.group(1).lower()}"
         end = lower.find(closing, found.end())
         if end < 0:
