@@ -81,6 +81,10 @@ LONGEST_TEXT = 20_000
 # cut by a regular expression; a reply's own text is at the top of the body.
 LONGEST_HTML = 32_000
 UNSEEN_HTML = re.compile(r"<(head|style|script)\b|<!--", re.IGNORECASE)
+# html2text indents each nested list's items by its depth, so thousands of nested lists
+# (16 KB of "<ul><li>") write megabytes in seconds; past a few, lists are read as text.
+LIST_TAG = re.compile(r"</?[ou]l\b[^<>]*>?", re.IGNORECASE)
+MOST_LISTS = 20
 
 # html2text writes Markdown and escapes what Markdown would misread ("1\. e5", "\- x");
 # a move must reach the parser as the player typed it.
@@ -369,6 +373,8 @@ def _seen_html(html: str) -> str:
 
 def _html_as_text(html: str) -> str:
     html = _seen_html(html)
+    if len(LIST_TAG.findall(html)) > 2 * MOST_LISTS:
+        html = LIST_TAG.sub(" ", html)
     converter = html2text.HTML2Text()
     converter.ignore_links = converter.ignore_images = converter.ignore_emphasis = True
     converter.body_width = 0  # never wrap: a wrapped line could split a move
