@@ -5,7 +5,8 @@ this process (time.process_time), so other work on the machine does not count:
 
 - **parse cost**: one mail through `pbem.mail.pipeline.receive` into a fresh SQLite
   store: a hostile mail (800 nested multiparts, ~50 KB) and a plain mail of the same
-  size, both from a stranger, then both from a confirmed player, and a player's mail of
+  size, both from a stranger, then both from a confirmed player; a stranger's mail with
+  30 KB of Content-Type parameters (the header registry's slow case); a player's mail of
   40 nested multiparts (the most the prescan lets through) and one of dense HTML (what
   html2text reads is cut to 32 KB); beside them, what the
   standard library's full parse of the hostile mail costs (what intake paid before the
@@ -61,6 +62,15 @@ def html(sender: str, n: int, size: int) -> bytes:
     return (head + "<div><b>x</b><i>y</i> some text</div>\r\n" * (size // 40)).encode()
 
 
+def parameters(sender: str, n: int) -> bytes:
+    """A header the stdlib's header registry parses slowly: 30 KB of Content-Type
+    parameters, folded as a mail client would."""
+    value = "text/plain; " + "; ".join(f"a{i}=b" for i in range(3500))
+    folded = "\r\n ".join(value[i:i + 900] for i in range(0, len(value), 900))
+    return (f"From: {sender}\r\nTo: pbem@bench.test\r\nSubject: hello\r\nMessage-ID: "
+            f"<params-{n}@bench.test>\r\nContent-Type: {folded}\r\n\r\ngames\r\n").encode()
+
+
 def cpu(action) -> float:
     start = time.process_time()
     action()
@@ -80,7 +90,8 @@ def parse_costs(rounds: int = 5) -> dict[str, float]:
     config = fresh_store()
     Player.create(email="ann@bench.test", name="ann", confirmed=True)
     size = len(hostile("x@bench.test", 0))
-    figures = {name: [] for name in ("stranger hostile", "stranger plain", "player hostile",
+    figures = {name: [] for name in ("stranger hostile", "stranger plain",
+                                     "stranger, 30 KB of parameters", "player hostile",
                                      "player plain", "player, 40 nested (the limit)",
                                      "player, dense HTML",
                                      "stdlib full parse of hostile")}
@@ -89,6 +100,8 @@ def parse_costs(rounds: int = 5) -> dict[str, float]:
             cpu(lambda: receive(config, hostile(f"s{n}@else.test", n))))
         figures["stranger plain"].append(
             cpu(lambda: receive(config, plain(f"t{n}@else.test", n, size))))
+        figures["stranger, 30 KB of parameters"].append(
+            cpu(lambda: receive(config, parameters(f"p{n}@else.test", n))))
         figures["player hostile"].append(
             cpu(lambda: receive(config, hostile("ann@bench.test", 1000 + n))))
         figures["player plain"].append(
