@@ -54,6 +54,15 @@ class Config:
     imap_folder: str = "INBOX"                   # PBEM_IMAP_FOLDER: where pbem's mail lands
     imap_ssl: bool = True                        # PBEM_IMAP_SSL: IMAP over TLS (port 993)
     imap_interval: int = 60                      # PBEM_IMAP_INTERVAL: seconds between polls
+    # Hostile mail (pbem.mail.limits, pbem.mail.retention): mail to addresses that never
+    # confirmed, error replies, and how long raw mail is kept.
+    invitations_per_day: int = 20                # PBEM_INVITATIONS_PER_DAY: per inviter
+    invitations_total_per_day: int = 200         # PBEM_INVITATIONS_TOTAL_PER_DAY
+    unconfirmed_per_hour: int = 100              # PBEM_UNCONFIRMED_MAIL_PER_HOUR: all told
+    error_replies_per_hour: int = 5              # PBEM_ERROR_REPLIES_PER_HOUR: per address
+    keep_unanswered_days: int = 7                # PBEM_KEEP_UNANSWERED_DAYS: strangers' …
+    keep_player_days: int = 365                  # PBEM_KEEP_PLAYER_MAIL_DAYS
+    keep_sent_days: int = 30                     # PBEM_KEEP_SENT_MAIL_DAYS: delivered mail
 
     @property
     def address(self) -> str:
@@ -104,6 +113,7 @@ class Config:
             imap_folder=get("PBEM_IMAP_FOLDER") or cls.imap_folder,
             imap_ssl=get("PBEM_IMAP_SSL", "yes").strip().lower() not in ("0", "no", "false", "off"),
             imap_interval=max(int(get("PBEM_IMAP_INTERVAL") or cls.imap_interval), 1),
+            **_hostile_settings(get),
         )
         if not config.secret_key and (make_secret or secret_path(workdir).exists()):
             config = replace(config, secret_key=local_secret(Path(workdir)))
@@ -231,6 +241,13 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_SMTP_CA_FILE": _readable_file,
     "PBEM_MAX_CONNECTIONS": _whole(1, optional=True),
     "PBEM_MAX_CONNECTIONS_PER_CLIENT": _whole(1, optional=True),
+    "PBEM_INVITATIONS_PER_DAY": _whole(0),
+    "PBEM_INVITATIONS_TOTAL_PER_DAY": _whole(0),
+    "PBEM_UNCONFIRMED_MAIL_PER_HOUR": _whole(0),
+    "PBEM_ERROR_REPLIES_PER_HOUR": _whole(0),
+    "PBEM_KEEP_UNANSWERED_DAYS": _whole(1),
+    "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1),
+    "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1),
 }
 
 #: Values never repeated in a message: they are secrets.
@@ -266,6 +283,21 @@ def unknown_settings(environ) -> list[str]:
 
 def secret_path(workdir: str | Path) -> Path:
     return Path(workdir) / "pbem-secret.key"
+
+
+HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
+           "invitations_total_per_day": "PBEM_INVITATIONS_TOTAL_PER_DAY",
+           "unconfirmed_per_hour": "PBEM_UNCONFIRMED_MAIL_PER_HOUR",
+           "error_replies_per_hour": "PBEM_ERROR_REPLIES_PER_HOUR",
+           "keep_unanswered_days": "PBEM_KEEP_UNANSWERED_DAYS",
+           "keep_player_days": "PBEM_KEEP_PLAYER_MAIL_DAYS",
+           "keep_sent_days": "PBEM_KEEP_SENT_MAIL_DAYS"}
+
+
+def _hostile_settings(get) -> dict[str, int]:
+    """The limits and retention days (checked in CHECKS: whole numbers; days at least 1)."""
+    return {name: int(get(variable) or getattr(Config, name))
+            for name, variable in HOSTILE.items()}
 
 
 def _file_text(path: str) -> str:

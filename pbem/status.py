@@ -41,6 +41,8 @@ class Status:
     last_inbound_seconds: int | None = None  # since the last mail came in; None: never
     outbox_given_up: int | None = None  # refused for good (5xx) in the last GIVEN_UP_DAYS
     refusals_last_day: dict | None = None  # mail in refused by the sender checks, by reason
+    unconfirmed_mail_last_hour: int | None = None  # mail to never-confirmed addresses
+    unconfirmed_capped_last_day: int | None = None  # mails unanswered for the hourly cap
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -64,9 +66,19 @@ def check() -> Status:
             last_inbound_seconds=seconds_since(now, last_in),
             outbox_given_up=given_up,
             refusals_last_day=refusals.recent(),
+            **_unconfirmed(now),
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
+
+
+def _unconfirmed(now: dt.datetime) -> dict[str, int]:
+    """Mail to addresses that never confirmed (pbem.mail.limits): the cannon's gauge."""
+    from pbem.mail.limits import CAP_REACHED, unconfirmed_mail_last_hour
+    capped = Inbound.select().where((Inbound.received >= now - dt.timedelta(days=1))
+                                    & (Inbound.outcome == CAP_REACHED)).count()
+    return {"unconfirmed_mail_last_hour": unconfirmed_mail_last_hour(now),
+            "unconfirmed_capped_last_day": capped}
 
 
 def seconds_since(now: dt.datetime, then) -> int | None:
@@ -96,6 +108,11 @@ def describe(status: Status) -> list[str]:
         *_transport_lines(status),
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
+        f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
+        f"last hour"
+        + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
+           f"day (PBEM_UNCONFIRMED_MAIL_PER_HOUR)" if status.unconfirmed_capped_last_day
+           else ""),
     ]
 
 

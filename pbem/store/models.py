@@ -58,7 +58,7 @@ class Game(BaseModel):
     result = CharField(default="*")
     termination = TextField(default="")  # why it ended, in words
     creator = ForeignKeyField(Player, null=True, backref="created_games")
-    created = DateTimeField(default=utcnow)
+    created = DateTimeField(default=utcnow, index=True)  # invitations a day (mail.limits)
     updated = DateTimeField(default=utcnow, index=True)
 
     class Meta:
@@ -119,13 +119,15 @@ class Inbound(BaseModel):
     raw = BlobField()
     received = DateTimeField(default=utcnow, index=True)
     outcome = TextField(default="received")  # what the pipeline did with it
+    # When `raw` may be emptied (pbem.mail.retention); None: kept (not decided yet).
+    kept_until = DateTimeField(null=True, index=True)
 
 
 class Outbox(BaseModel):
     game = ForeignKeyField(Game, null=True, backref="mails", on_delete="SET NULL")
-    recipient = CharField()
+    recipient = CharField(index=True)  # our last mail to an address (mail.limits)
     message = BlobField()  # the whole RFC 822 message
-    created = DateTimeField(default=utcnow)
+    created = DateTimeField(default=utcnow, index=True)  # mail an hour (mail.limits)
     attempts = IntegerField(default=0)
     next_attempt = DateTimeField(default=utcnow, index=True)
     claimed_until = DateTimeField(null=True)  # a deliverer is on it until then
