@@ -53,7 +53,7 @@ def play_game(config: Config, engine_id: str, count: int, seed: str) -> dict:
     mails = Counter(row.recipient for row in Outbox.select(Outbox.recipient)
                     .where(Outbox.game == game_id))
     start = engine.start(table.game.options, count, table.game.seed)
-    moves = list(Move.select(Move.seat, Move.state, Move.visible, Move.revealed)
+    moves = list(Move.select(Move.seat, Move.text, Move.state, Move.visible)
                  .where(Move.game == game_id).order_by(Move.ply))
     rows = []
     for seat, email in enumerate(emails):

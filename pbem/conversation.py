@@ -106,23 +106,28 @@ def wait_began(table: Table, seat: int) -> bool:
         return True
     if any(seat not in h.waiting_after for h in table.happenings):
         return True
-    return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
-    # ended its wait and a new one began (the last choice of a 6 nimmt! round)
+    # Its own decision ended its wait and a new one began (the last choice of a 6 nimmt!
+    # round, the last answer of a window before its own turn): the clocks' rule.
+    return seat in ledger.ended_waits(table.happenings, table.to_act)
 
 
 def waits_in_log(engine, start, moves, seat: int) -> int:
     """How many times a finished game began to wait for `seat`, read ply by ply from its
-    move log (rows with `seat`, `state`, `revealed`, from the start state on): the same
-    rule as `wait_began`, one ply at a time. The benchmark and the tests weigh the mails
-    a seat got against it; a write of several plies may begin fewer waits."""
-    count, before = int(seat in engine.to_act(start)), engine.to_act(start)
+    move log (rows with `seat`, `text`, `state` and `visible`, from the start state on):
+    `wait_began`'s rule one ply at a time. The benchmark and the tests weigh the mails a
+    seat got against it; a write of several plies may begin fewer waits."""
+    count, state = int(seat in engine.to_act(start)), start
     for move in moves:
-        after = engine.to_act(engine.from_json(move.state))
-        if seat in after:
-            own = Happening(0, move.seat, "", {None: None if move.revealed else ""},
-                            move.revealed is not None, False, before, after)
-            count += seat not in before or seat in ledger.ended_waits([own], after)
-        before = after
+        before, after_state = engine.to_act(state), engine.from_json(move.state)
+        after = engine.to_act(after_state)
+        if seat in after and seat not in before:
+            count += 1
+        elif seat in after and move.seat == seat:  # its own decision: a new wait?
+            reveals = engine.reveals(state, seat, engine.parse(state, seat, move.text))
+            own = Happening(0, seat, move.text, {None: move.visible.get("public")},
+                            reveals, False, before, after)
+            count += seat in ledger.ended_waits([own], after)
+        state = after_state
     return count
 
 
