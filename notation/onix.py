@@ -4,7 +4,8 @@ Pure text, no position: what a player (or the dealer) wrote, read into an `OnixT
 whose unwritten parts are None, and the canonical form written back. The engine matches
 an `OnixText` against the decisions legal now, so a part may be left out wherever only
 one legal decision fits. Gems are letters or names: O circle, S square, D diamond,
-X cross. A card is its gems in that order (`OX`). Piles are A–E, players P1–P6,
+X cross. A card is its gems in that order (`OX`). Piles are A–E, players P1–P6 (or,
+given the players' names, a name or an unambiguous prefix of one: `steal bob 2`),
 Collections by number or `new`. Input is case-insensitive; `->` (or `>`, `to`) between
 a card's source and its place is optional.
 """
@@ -13,6 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
+
+from notation.seats import SeatNameError, seat_named, spoken_name
 
 GEMS = "OSDX"  # bit 1, 2, 4, 8: a card is the set of its gems
 GEM_NAMES = ("circle", "square", "diamond", "cross")
@@ -52,8 +56,9 @@ def effect_of(gem: int) -> str:
     return EFFECTS[gem.bit_length() - 1]
 
 
-def seat_text(seat: int) -> str:
-    return f"P{seat + 1}"
+def seat_text(seat: int, names: Sequence[str] | None = None) -> str:
+    """`P2`; given the players' names, the name an example may use for the seat."""
+    return spoken_name(seat, names, f"P{seat + 1}", reserved=(*VERBS, NEW, "n", "to", "deal"))
 
 
 def read_card(word: str) -> int:
@@ -80,8 +85,9 @@ _ARROW = re.compile(r"->|=>|>")
 _GROUP = re.compile(r"([a-e])=(.*)$")
 
 
-def read_decision(text: str) -> OnixText:
-    """Read one decision; raises NotationError with a message for the player."""
+def read_decision(text: str, names: Sequence[str] | None = None) -> OnixText:
+    """Read one decision; raises NotationError with a message for the player. `names`,
+    the players' display names by seat, lets a steal or destroy name a player by name."""
     raw = " ".join(text.split())
     words = _ARROW.sub(" -> ", raw.lower().replace("#", " ")).split()
     words = ["->" if w == "to" else w for w in words]
@@ -106,7 +112,7 @@ def read_decision(text: str) -> OnixText:
             raise NotationError(f"{raw!r}: {verb} names a pile (A–E), such as "
                                 f"{_EXAMPLES[verb]}.")
         return OnixText(verb, pile=_pile(source[0]) if source else None, target=target)
-    return _read_from_collection(raw, verb, source, target)
+    return _read_from_collection(raw, verb, source, target, names)
 
 
 _HELP = ("A turn: take X C, then place C -> 3 (or place C -> new) for each card taken, "
@@ -161,14 +167,23 @@ def _read_unnamed(raw: str, words: list[str]) -> OnixText:
 
 
 def _read_from_collection(raw: str, verb: str, words: list[str],
-                          target: int | str | None) -> OnixText:
-    """steal/destroy: [P2] [4], or the bare numbers `2 4` (player 2, Collection 4)."""
+                          target: int | str | None,
+                          names: Sequence[str] | None = None) -> OnixText:
+    """steal/destroy: [P2 or a name] [4], or the bare numbers `2 4` (player 2,
+    Collection 4)."""
     if verb == "destroy" and target is not None:
         raise NotationError(f"{raw!r}: a destroyed card goes to the discard; write "
                             f"destroy P2 4 (player 2's Collection 4).")
     seat = None
     if words and (match := _SEAT.match(words[0])):
         seat, words = int(match.group(1)) - 1, words[1:]
+    elif words and not words[0].isdigit():
+        try:
+            named = seat_named(words[0], names)
+        except SeatNameError as error:
+            raise NotationError(f"{raw!r}: {error}.") from None
+        if named is not None:
+            seat, words = named, words[1:]
     wrong = NotationError(f"{raw!r}: {verb} names a player and one of their Collections, "
                           f"such as {_EXAMPLES[verb]}.")
     if not all(w.isascii() and w.isdigit() for w in words):
@@ -201,15 +216,16 @@ def _read_deal(raw: str, words: list[str]) -> OnixText:
     return OnixText("deal", first=int(_SEAT.match(words[1]).group(1)) - 1, piles=tuple(piles))
 
 
-def format_decision(move: OnixText) -> str:
-    """The canonical text of a fully written decision."""
+def format_decision(move: OnixText, names: Sequence[str] | None = None) -> str:
+    """The canonical text of a fully written decision; given the players' names, the
+    text an example shows, naming a player as people do (`steal bob 2 -> new`)."""
     arrow = f" -> {move.target}" if move.target is not None else ""
     if move.verb == "take":
         return f"take {GEMS[move.gem.bit_length() - 1]} {PILES[move.pile]}"
     if move.verb in ("place", "draw", "hoard"):
         return f"{move.verb} {PILES[move.pile]}{arrow}"
     if move.verb in ("steal", "destroy"):
-        return f"{move.verb} {seat_text(move.seat)} {move.collection}{arrow}"
+        return f"{move.verb} {seat_text(move.seat, names)} {move.collection}{arrow}"
     groups = " ".join(f"{PILES[i]}={','.join(map(card_text, pile)) or '-'}"
                       for i, pile in enumerate(move.piles))
     return f"deal first {seat_text(move.first)} {groups}"

@@ -7,7 +7,8 @@
     1. F6 G5 2. D4 {a comment} 2... E7* 3. DE910 1-0
 
 Movetext is a sequence of move numbers (`3.` or `3...`, optional, ignored when read),
-comments in braces, moves, and a result token at the end. A move is either one token
+comments in braces, moves, and a result token at the end (left out, the `Result` tag
+stands for it, with a warning, as PGN readers do). A move is either one token
 (`F6`, `DE910*`, `swap`) or, for games whose moves name their actor or contain spaces,
 `Label: words ... ;` (the label names a seat, the dealer is `Dealer`). The full grammar
 is in notation/README.md. This module is pure syntax: what the moves mean is the
@@ -54,6 +55,8 @@ class Record:
     result: str = "*"
     comments: list[str] = field(default_factory=list)  # before the first move
     numbered: bool = False
+    #: What was read although it is not written as it should be (a missing result token).
+    warnings: list[str] = field(default_factory=list, compare=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         for key, value in self.tags:
@@ -164,8 +167,14 @@ def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
             record.moves.append(Move(token))
     if result is None:
         last = tokens[-1][0] if tokens else first_line
-        raise RecordSyntaxError(f"line {last}: the movetext must end with a result: "
-                                f"1-0, 0-1, 1/2-1/2 or *")
+        tag = record.tag("Result")
+        if tag is None or not _RESULT.match(tag):
+            raise RecordSyntaxError(f"line {last}: the movetext must end with a result: "
+                                    f"1-0, 0-1, 1/2-1/2 or *")
+        # As PGN readers do: the Result tag stands for the token people leave out.
+        record.warnings.append(f"line {last}: the movetext does not end with a result; "
+                               f"the Result tag's {tag!r} is taken")
+        result = tag
     record.result = result
 
 

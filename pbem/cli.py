@@ -217,6 +217,8 @@ def _record_check(args) -> int:
             continue
         for number, record in enumerate(records, start=1):
             name = path if len(records) == 1 else f"{path} game {number}"
+            for warning in record.warnings:
+                print(f"{name}: warning: {warning}", file=sys.stderr)
             try:
                 Game.from_record(record).check_result(record)
             except RecordError as failure:

@@ -104,7 +104,8 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
         "news": conversation.news(table, seat),
         "players": notify.players_line(table, seat),
         "diagram": engine.text_diagram(notify.named_view(table, seat)).rstrip("\n"),
-        "status": notify.status(table, seat), "prompt": engine.prompt(table.state, seat),
+        "status": notify.status(table, seat),
+        "prompt": engine.prompt(table.state, seat, names=table.names),
         "since": controls.when(wait.since) if wait.since else "",
         "clock": display.clock_line(table, seat, now),  # their own time, and what is public
         "move_number": table.next_ply, "address": address,

@@ -145,7 +145,7 @@ class Table:
             raise MoveError(f"game #{self.game.id} is {self.game.status}; no moves now.")
         before = self.state
         waiting = self.engine.to_act(before)
-        decision = self.engine.parse(before, seat, text)
+        decision = self.engine.parse(before, seat, text, names=self.names)
         canonical = self.engine.notation(before, seat, decision)
         reveals = self.engine.reveals(before, seat, decision)
         self.state = self.engine.apply(before, seat, decision)

@@ -56,7 +56,7 @@ class Duel(Engine):
         rng.shuffle(cards)
         return ("deal", tuple(cards[:HAND * state.players]))
 
-    def parse(self, state, seat, text):
+    def parse(self, state, seat, text, names=None):
         words = text.lower().split()
         if seat == CHANCE:
             if state.hands:
@@ -117,7 +117,8 @@ class Duel(Engine):
                 "chosen": [c is not None for c in state.chosen],
                 "hand": list(state.hands[seat]) if seat is not None and state.hands else None,
                 "my_choice": state.chosen[seat] if seat is not None and state.hands else None,
-                "hands": [list(h) for h in state.hands] if over else None}
+                "hands": [list(h) for h in state.hands] if over else None,
+                "automatic": []}
 
     def determinize(self, state, viewer, rng):
         if not state.hands:

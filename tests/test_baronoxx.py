@@ -271,7 +271,7 @@ def test_n12_both_rules_at_once_take_the_row_once():
         decks: 1=4 2=4
     """), "play 17", "play 60")
     assert state.piles[0] == (87, 1, 105, 54, 11) and state.events[0][4] == "rule 1+2"
-    assert OXX.view(state, None)["points"] == [7, 0]
+    assert OXX.view(state, None)["bullheads"] == [7, 0]
 
 
 def test_n7_a_taken_row_starts_again_in_its_own_place():

@@ -139,7 +139,7 @@ def test_mails_name_the_players_beside_their_seats(mail_server, players):
     assert "Players: P1 ann (you), P2 ben, P3 cat" in onix
     assert "P1 ann (you)    0  " in onix and "P2 ben          0  " in onix
     assert "Players: #1 ann (you), #2 ben, #3 cat" in oxx
-    assert "Seat        hand  deck  pile  points\n#1 ann you     4 " in oxx
+    assert "Seat        hand  deck  pile  bullheads\n#1 ann you     4 " in oxx
 
 
 def test_the_end_of_a_game_names_the_players_in_the_engines_words():

@@ -1,7 +1,7 @@
 """The random-playthrough test every registered engine must pass (DESIGN.md, Tests).
 
 A seeded game of random legal decisions must end; every legal decision must round-trip
-through its canonical notation; snapshots must round-trip; `apply` must not touch the
+through its canonical notation; every view shows what `apply` did by itself; snapshots must round-trip; `apply` must not touch the
 state it is given; no view may change when what that viewer cannot see is redealt;
 and replaying the game's record must give the live state. Duel (tests/duel.py) stands
 in for the dealt games until they land, so the chance and secrecy paths are exercised.
@@ -68,6 +68,8 @@ def test_random_playthrough(engine_id, options, players, seed):
         before = json.dumps(engine.to_json(state))
         _check_snapshot(engine, state)
         redealt += _check_views(engine, state, players, rng)
+        shown = [(done["seat"], done["text"]) for done in engine.view(state, None)["automatic"]]
+        assert shown == engine.automatic(state), "the view shows what apply did by itself"
         for seat in game.to_act - {CHANCE}:
             legal = engine.legal(state, seat)
             assert legal, f"seat {seat} must act but has no legal decision"

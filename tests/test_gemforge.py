@@ -149,7 +149,7 @@ def test_g11_take_moves_the_front_gem_to_the_cart_and_a_full_cart_cannot_take():
     state = play(state, "take")
     assert cart(state, P1) == "RGY" and state.mine == "LR"
     assert ("take",) not in GF.legal(state, P1)
-    with pytest.raises(IllegalMove, match="cannot take"):
+    with pytest.raises(IllegalMove, match="your cart holds 3 gems and is full"):
         GF.parse(state, P1, "take")
 
 

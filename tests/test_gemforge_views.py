@@ -101,9 +101,9 @@ def test_window_answers_and_seat_names():
 
 @pytest.mark.parametrize("typed, error, words", [
     ("fly away", InvalidMove, "starts with one of"),
-    ("take", IllegalMove, "cannot take"),
+    ("take", IllegalMove, "your cart holds 3 gems and is full"),
     ("set Y T18", IllegalMove, "Possible set moves: set R T01, set R T18"),
-    ("play mine 2", IllegalMove, "you cannot play"),
+    ("play mine 2", IllegalMove, "you hold no mine"),
     ("", InvalidMove, "empty"),
 ])
 def test_errors_say_what_was_read_and_what_would_work(typed, error, words):

@@ -311,3 +311,27 @@ def test_a_file_may_hold_several_records():
 def test_an_empty_file_is_no_record():
     with pytest.raises(RecordSyntaxError, match="^line 1: a record starts with tag pairs"):
         parse_records("\n\n")
+
+
+@pytest.mark.parametrize("tag", ["1-0", "*"])
+def test_a_missing_result_token_is_read_from_the_result_tag_with_a_warning(tag):
+    record = parse_record(f'[Game "Onyx"]\n[Result "{tag}"]\n\n1. F6 G5\n2. D4\n')
+    assert record.result == tag and [m.text for m in record.moves] == ["F6", "G5", "D4"]
+    assert record.warnings == [f"line 5: the movetext does not end with a result; the "
+                               f"Result tag's {tag!r} is taken"]
+    assert format_record(record).endswith(f"1. F6 G5 2. D4 {tag}\n")
+
+
+def test_a_result_token_and_no_warning_when_it_is_written():
+    assert parse_record(tags_only("1. F6 G5 *")).warnings == []
+
+
+def test_record_check_warns_and_checks_a_record_without_its_result_token(tmp_path, capsys):
+    from pbem.cli import main
+    path = tmp_path / "game.txt"
+    path.write_text('[Game "Onyx"]\n[Board "12"]\n[Setup "standard"]\n[Result "*"]\n\n'
+                    '1. F6 G5\n')
+    assert main(["record", "check", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "ok, 2 plies, result *" in out
+    assert "warning: line 6: the movetext does not end with a result" in err

@@ -27,7 +27,8 @@ from dataclasses import fields, replace
 
 from notation.baronoxx import (NO_PREF, ROWS, NotationError, decision_text, pref_text,
                                read_decision)
-from pbem.engines.base import CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome
+from pbem.engines.base import (CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome,
+                               move_text)
 from pbem.engines.baronoxx_cards import MASK, penalty, takes_row
 from pbem.engines.baronoxx_messages import prompt, task_words, why_not
 from pbem.engines.baronoxx_state import (CHOOSE, DEAL, HAND, OVER, PLACE, PREFS, REVEAL,
@@ -78,7 +79,8 @@ class BaronOxx(Engine):
             _, kind, options = state.waiting()
             plain = tuple((kind, r) for r in options)
         cards = state.hands[seat] if state.phase == CHOOSE else ()
-        return Decisions(plain, cards)
+        # N20: in Variant 2 Rule 3 takes no row, so a take list means nothing there.
+        return Decisions(plain, cards, takes=not state.positive)
 
     def _dealer_task(self, state: OxxState) -> tuple:
         if state.phase == REVEAL:
@@ -102,9 +104,9 @@ class BaronOxx(Engine):
 
     # -- reading and writing decisions --------------------------------------------------
 
-    def parse(self, state: OxxState, seat: int, text: str) -> tuple:
+    def parse(self, state: OxxState, seat: int, text: str, names=None) -> tuple:
         try:
-            read = read_decision(text)
+            read = read_decision(move_text(text))
         except NotationError as error:
             raise InvalidMove(str(error)) from None
         if state.phase == OVER:
@@ -182,12 +184,14 @@ class BaronOxx(Engine):
         if decision[0] != "play" or self.to_act(before) != {seat}:
             return None
         cards = ", ".join(f"{card} (#{owner + 1})" for card, owner in after.revealed)
-        return f"Round {self.view(after, None)['round']} revealed: {cards}" if cards else None
+        return (f"Round {self.view(after, None)['revealed_in']} revealed: {cards}"
+                if cards else None)
 
     # -- the rules ----------------------------------------------------------------------
 
     def apply(self, state: OxxState, seat: int, decision: tuple) -> OxxState:
         kind = decision[0]
+        state = replace(state, automatic=())
         if kind == "play":
             state = replace(state, chosen=put(state.chosen, seat, decision[1:]))
         elif kind == "pref":
@@ -252,14 +256,17 @@ class BaronOxx(Engine):
         _, seat, pref = state.queue[0]
         card, kind, options = state.waiting()
         if kind == "row" and len(options) == 1:
+            state = replace(state, automatic=state.automatic + ((seat, f"row {options[0] + 1}"),))
             return self._place(state, options[0])
         if kind == "take" and state.positive:
             bottoms = put(state.bottoms, seat, state.bottoms[seat] + (card,))
             return replace(state, bottoms=bottoms, queue=state.queue[1:],
+                           automatic=state.automatic + ((seat, f"{card} under the deck"),),
                            events=state.events + ((seat, card, -1, (), "under"),))
         row = self.preferred(state, kind, options, card, (pref, state.standing[seat]))
         if row is None:
             return None
+        state = replace(state, automatic=state.automatic + ((seat, f"{kind} {row + 1}"),))
         return self._place(state, row) if kind == "row" else self._rule3(state, row)
 
     def preferred(self, state: OxxState, kind: str, options: list[int], card: int,
@@ -386,10 +393,15 @@ class BaronOxx(Engine):
         if legal.cards and roll < 0.8:
             return ("play", rng.choice(legal.cards), NO_PREF)
         if legal.cards and roll < 0.97:
-            return ("play", rng.choice(legal.cards), random_pref(rng))
-        return ("pref", random_pref(rng))
+            return ("play", rng.choice(legal.cards), random_pref(rng, legal.takes))
+        return ("pref", random_pref(rng, legal.takes))
 
-    def prompt(self, state: OxxState, seat: int) -> str:
+    def automatic(self, state: OxxState) -> list[tuple[int, str]]:
+        """Cards placed without asking: one legal row, or a preference decided (N11,
+        N13); Variant 2's card under the deck (N20)."""
+        return list(state.automatic)
+
+    def prompt(self, state: OxxState, seat: int, names=None) -> str:
         return prompt(self, state, seat)
 
     # -- what players see ---------------------------------------------------------------
@@ -402,10 +414,17 @@ class BaronOxx(Engine):
             "match": {"game": state.game, "games": state.games,
                       "results": [list(r) for r in state.results],
                       "totals": self.totals(state)},
-            "phase": state.phase, "round": state.round,
+            # the round being chosen or placed, as the diagram numbers it; the cards in
+            # `revealed` are those of round `revealed_in`
+            "phase": state.phase, "round": state.round + (state.phase == CHOOSE),
+            "revealed_in": state.round,
             "rows": [list(row) for row in state.rows],
             "piles": [list(pile) for pile in state.piles],
-            "points": self.scores(state) if over else [penalty(p) for p in state.piles],
+            # two names: the bullheads in each Oxx pile, public all game; the score of
+            # this game, known at its end (Variant 2: less the bullheads still held)
+            "bullheads": [penalty(p) for p in state.piles],
+            "score": self.scores(state) if over else None,
+            "automatic": [{"seat": s, "text": t} for s, t in state.automatic],
             "hand_sizes": [len(hand) for hand in state.hands],
             "deck_sizes": [state.deck_size(s) for s in range(state.players)],
             "known_in_hand": [list(k) for k in state.known],
@@ -466,7 +485,8 @@ class BaronOxx(Engine):
         return {f.name: to_lists(getattr(state, f.name)) for f in fields(state)}
 
     def from_json(self, data: dict) -> OxxState:
-        return OxxState(**{f.name: to_tuples(data[f.name]) for f in fields(OxxState)})
+        return OxxState(**{f.name: to_tuples(data[f.name]) for f in fields(OxxState)
+                           if f.name in data})  # a field added later keeps its default
 
     # -- diagrams -----------------------------------------------------------------------
 

@@ -15,6 +15,12 @@ from pbem.engines.baronoxx_state import CHOOSE, OVER, OxxState
 def why_not(engine, state: OxxState, seat: int, decision: tuple) -> str:
     """Why a well-written player's decision is not legal now, with what is."""
     kind = decision[0]
+    if kind in ("play", "pref") and state.positive and decision[-1][1]:
+        rows, _, pick = decision[-1]
+        example = decision_text(decision[:-1] + ((rows, (), pick),))
+        return ("In Variant 2 a card that fits no row goes under your deck and takes no "
+                "row (Rule 3 is replaced), so a take list never applies: leave it out, "
+                f"e.g. {'pref row 1 high' if example == 'pref none' else example}.")
     if kind == "play":
         if state.phase != CHOOSE:
             return ("The cards of this round are revealed; you choose your next card "
@@ -73,5 +79,12 @@ def prompt(engine, state: OxxState, seat: int) -> str:
             return (f"You chose: {chosen}. Until the last card is in you may replace "
                     f"it, e.g. play {high}.")
         return (f"Choose a card in secret: play {low}, or with a preference for where "
-                f"it goes: play {high} row 2 3 take 5 low.")
-    return "Nothing to decide now; a standing preference can be set: pref row 1 low."
+                f"it goes: play {high} {_example_pref(state)}.")
+    pick = "high" if state.positive else "low"
+    return f"Nothing to decide now; a standing preference can be set: pref row 1 {pick}."
+
+
+def _example_pref(state: OxxState) -> str:
+    """A preference as the variant uses it: Variant 2 has no Rule 3 takes (N20) and its
+    deadline default is HIGH (N14)."""
+    return "row 2 3 high" if state.positive else "row 2 3 take 5 low"

@@ -55,7 +55,7 @@ def text_diagram(view: dict) -> str:
 def _title(view: dict) -> str:
     match = view["match"]
     game = f", game {match['game']} of {match['games']}" if match["games"] > 1 else ""
-    current = view["round"] + (view["phase"] == "choose")
+    current = view["round"]
     return (f"6 nimmt! Baron Oxx, {view['players']} players, "
             f"{VARIANTS[view['variant']]}{game}, round {current}")
 
@@ -86,18 +86,20 @@ def _wrapped(head: str, items: list[str], sep: str = "   ") -> list[str]:
 def _seats(view: dict) -> list[str]:
     over = view["phase"] == "over"
     you = view.get("you")
+    points = view["score"] if over else view["bullheads"]
+    column = "score" if over else "bullheads"
     names = view.get("names")  # the server's, where it gave them
     labels = [f"#{s + 1}{' ' + names[s] if names else ''}{' you' if s == you else ''}"
               for s in range(view["players"])]
     width = max([8] + [len(label) + 1 for label in labels])
-    lines = [(f"{'Seat':<{width}} hand  deck  pile  points  "
+    lines = [(f"{'Seat':<{width}}{'hand':>5}{'deck':>6}{'pile':>6}{column:>11}  "
               + ("total" if view["match"]["games"] > 1 else "")).rstrip()]
     for s in range(view["players"]):
         status = _status(view, s)
         total = f"{view['match']['totals'][s]:>5}" if view["match"]["games"] > 1 else ""
         name = labels[s]
         lines.append(f"{name:<{width}}{view['hand_sizes'][s]:>5}{view['deck_sizes'][s]:>6}"
-                     f"{len(view['piles'][s]):>6}{view['points'][s]:>8}  {total}"
+                     f"{len(view['piles'][s]):>6}{points[s]:>11}  {total}"
                      f"{'  ' + status if status else ''}".rstrip())
     if view["variant"] in ("2", "1+2"):
         lines.append("Variant 2: pile bullheads are plus points; "
@@ -127,7 +129,7 @@ def _status(view: dict, seat: int) -> str:
 def _this_round(view: dict) -> list[str]:
     lines = []
     if view["revealed"]:
-        lines += _wrapped(f"Round {view['round']} revealed: ",
+        lines += _wrapped(f"Round {view['revealed_in']} revealed: ",
                           [f"{c} (#{s + 1})" for c, s in view["revealed"]], sep=", ")
     for event in view["placed"]:
         lines.append(_event_text(event))
@@ -141,7 +143,7 @@ def _this_round(view: dict) -> list[str]:
                                                     for c, s in view["to_place"]))
     if view["phase"] == "choose":
         waiting = ", ".join(f"#{s + 1}" for s in view["waiting_for"])
-        lines.append(f"Round {view['round'] + 1}: waiting for cards from {waiting}.")
+        lines.append(f"Round {view['round']}: waiting for cards from {waiting}.")
     if view["result"]:
         lines.append(f"The match is over: {view['result']}.")
     return [""] + lines if lines else []
@@ -190,7 +192,9 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     for s in range(view["players"]):
         you = " (you)" if s == view.get("you") else ""
         status = _status(view, s)
-        line = (f"#{s + 1}{you}: {view['points'][s]} pts, pile {len(view['piles'][s])}, "
+        points = (f"score {view['score'][s]}" if view["score"] is not None
+                  else f"{view['bullheads'][s]} bullheads")
+        line = (f"#{s + 1}{you}: {points}, pile {len(view['piles'][s])}, "
                 f"hand {view['hand_sizes'][s]}, deck {view['deck_sizes'][s]}"
                 f"{', ' + status if status else ''}")
         parts.append(f'<text x="{card_w * 0.3:.1f}" y="{y + s * seat_h:.1f}" '

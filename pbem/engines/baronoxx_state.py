@@ -33,10 +33,11 @@ def pref_at(index: int) -> Pref:
     return (ROW_LISTS[rows], ROW_LISTS[takes], PICKS[pick])
 
 
-def random_pref(rng: random.Random) -> Pref:
-    """A short preference, as people write them: a row or two, a take, low or high."""
+def random_pref(rng: random.Random, takes: bool = True) -> Pref:
+    """A short preference, as people write them: a row or two, a take (not in Variant 2),
+    low or high."""
     rows = tuple(rng.sample(range(ROWS), rng.randrange(3)))
-    takes = tuple(rng.sample(range(ROWS), rng.randrange(2)))
+    takes = tuple(rng.sample(range(ROWS), rng.randrange(2))) if takes else ()
     return (rows, takes, rng.choice(PICKS))
 
 
@@ -50,13 +51,23 @@ def is_pref(pref) -> bool:
 
 class Decisions(Sequence):
     """A seat's legal decisions, listed lazily: preferences multiply each card by
-    ~320,000 (N13), too many to build, but each can be counted, indexed and checked."""
+    ~320,000 (N13), too many to build, but each can be counted, indexed and checked.
+    Without `takes` (Variant 2, N20) no preference holds a take list: one decision per
+    meaning."""
 
-    def __init__(self, plain: tuple, cards: tuple[int, ...]):
+    def __init__(self, plain: tuple, cards: tuple[int, ...], takes: bool = True):
         self.plain, self.cards = plain, cards  # a standing preference is always legal
+        self.takes = takes
+        self.prefs = PREFS if takes else len(ROW_LISTS) * len(PICKS)
+
+    def _pref(self, index: int) -> Pref:
+        if self.takes:
+            return pref_at(index)
+        rows, pick = divmod(index, len(PICKS))
+        return (ROW_LISTS[rows], (), PICKS[pick])
 
     def __len__(self) -> int:
-        return len(self.plain) + PREFS * (len(self.cards) + 1)
+        return len(self.plain) + self.prefs * (len(self.cards) + 1)
 
     def __getitem__(self, index: int):
         if not -len(self) <= index < len(self):
@@ -64,19 +75,22 @@ class Decisions(Sequence):
         index %= len(self)
         if index < len(self.plain):
             return self.plain[index]
-        card, pref = divmod(index - len(self.plain), PREFS)
+        card, pref = divmod(index - len(self.plain), self.prefs)
         if card < len(self.cards):
-            return ("play", self.cards[card], pref_at(pref))
-        return ("pref", pref_at(pref))
+            return ("play", self.cards[card], self._pref(pref))
+        return ("pref", self._pref(pref))
 
     def __contains__(self, decision) -> bool:
         if decision in self.plain:
             return True
         if not isinstance(decision, tuple) or not decision:
             return False
+        pref = decision[-1]
+        if not self.takes and is_pref(pref) and pref[1]:
+            return False
         if decision[0] == "play" and len(decision) == 3:
-            return decision[1] in self.cards and is_pref(decision[2])
-        return decision[0] == "pref" and len(decision) == 2 and is_pref(decision[1])
+            return decision[1] in self.cards and is_pref(pref)
+        return decision[0] == "pref" and len(decision) == 2 and is_pref(pref)
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -105,6 +119,7 @@ class OxxState:
     standing: tuple = ()  # per seat: the standing preference (N13)
     finished: bool = False  # Variant 2: someone placed their last card this round (N21)
     results: tuple = ()  # the scores of each finished game of the match
+    automatic: tuple = ()  # what the last decision led to by itself: (seat, text)
 
     @property
     def rule1(self) -> bool:

@@ -115,7 +115,7 @@ class Game:
     def play(self, seat: int, text: str) -> str:
         """Play one move text for `seat`; returns its canonical text. Raises MoveError."""
         labelled = self.to_act != {seat}
-        self.state, canonical = self.engine.play(self.state, seat, text)
+        self.state, canonical = self.engine.play(self.state, seat, text, names=self.players)
         self.plies.append(Ply(seat, canonical, labelled or " " in canonical))
         self._deal_while_due()
         return canonical

@@ -15,18 +15,19 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
-                               Outcome)
-from pbem.engines.gemforge_moves import (VERBS, deal_text, decision_text, read_deal,
-                                         to_shuffle, words)
+from pbem.engines.base import CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove, \
+    Outcome, move_text
+from pbem.engines.gemforge_messages import prompt, why_not
+from pbem.engines.gemforge_moves import (VERBS, deal_text, decision_text, meaning,
+                                         read_deal, to_shuffle, words)
 from pbem.engines.gemforge_rules import (advance, answer_window, card_options, card_words, cash,
                                          chance_need, copy_step, next_turn, play_card,
                                          reveal_tiles)
 from pbem.engines.gemforge_state import (
     CARD_NAMES, CART, COLOURS, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
     PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
-    GemState, pop, push, put, remove_cards, say, seat_name, set_gem, set_options, shuffled,
-    tiles, without)
+    GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem, set_options,
+    shuffled, tiles, without)
 
 
 class GemForge(Engine):
@@ -53,6 +54,8 @@ class GemForge(Engine):
             return frozenset(s for s in range(state.players) if not state.kept[s])
         if state.pending:
             head = state.pending[0]
+            if head["step"] == "limit":  # G25a: every seat over the limit at once
+                return frozenset(limit_seats(state, head))
             return frozenset(head["asked"] if "asked" in head else {head["seat"]})
         return frozenset({state.active})
 
@@ -65,10 +68,11 @@ class GemForge(Engine):
                         if v != prefs[i]]
 
     def _answers(self, state: GemState, seat: int) -> list[tuple]:
-        """The decisions of the moment, standing answers aside."""
+        """The decisions of the moment, standing answers aside. A keep is final: once
+        it is in, the seat waits for the others (G8) and has no keep decisions left."""
         if state.dealt:
-            return [("keep", k) for k in combinations(state.dealt[seat], KEEP)
-                    if k != state.kept[seat]]
+            return ([] if state.kept[seat] else
+                    [("keep", k) for k in combinations(state.dealt[seat], KEEP)])
         head = state.pending[0] if state.pending else None
         if head is None:
             return self._turn(state, seat) if seat == state.active else []
@@ -76,7 +80,7 @@ class GemForge(Engine):
             card = "cancel" if head["step"] == "chain" else head["card"]
             plays = card_options(state, seat, card) if card in state.hands[seat] else []
             return [("pass",)] + [("play", card, args) for args in plays]
-        if head["step"] == "limit" and head["seat"] == seat:
+        if head["step"] == "limit" and seat in limit_seats(state, head):
             hand = sorted(state.hands[seat], key=CARD_NAMES.index)
             excess = len(hand) - HAND_LIMIT
             return [("drop", c) for c in dict.fromkeys(combinations(hand, excess))]
@@ -105,14 +109,17 @@ class GemForge(Engine):
     def notation(self, state: GemState, seat: int, decision: tuple) -> str:
         return deal_text(decision) if seat == CHANCE else decision_text(decision)
 
-    def parse(self, state: GemState, seat: int, text: str) -> tuple:
+    def parse(self, state: GemState, seat: int, text: str, names=None) -> tuple:
+        """Match the legal decisions; a set of tiles, cards or kept gems may be written
+        in any order (only discard-gems' order means something, G4a)."""
+        text = move_text(text)
         if seat == CHANCE:
             return read_deal(state, text)
-        wanted = words(text)
+        wanted = words(text, names)
         if not wanted:
             raise InvalidMove("an empty move: write what you do, e.g. take, draw or pass")
         legal = self.legal(state, seat)
-        found = [d for d in legal if words(decision_text(d)) == wanted]
+        found = [d for d in legal if meaning(words(decision_text(d))) == meaning(wanted)]
         if len(found) == 1:
             return found[0]
         if found:
@@ -121,12 +128,7 @@ class GemForge(Engine):
         if wanted[0] not in VERBS:
             raise InvalidMove(f"{text!r} is not a Gem Forge move: a move starts with one of "
                               f"{', '.join(VERBS)} (see notation/gemforge.md).")
-        same = [decision_text(d) for d in legal if d[0] == wanted[0]]
-        if same:
-            step = max(1, len(same) // 6)
-            raise IllegalMove(f"{text!r} is not possible now. Possible {wanted[0]} moves: "
-                              f"{', '.join(same[::step][:6])}.")
-        raise IllegalMove(f"{text!r}: you cannot {wanted[0]} now. {self.prompt(state, seat)}")
+        raise IllegalMove(why_not(self, state, seat, text, wanted))
 
     def visible_notation(self, state: GemState, seat: int, decision: tuple,
                          viewer: int | None) -> str | None:
@@ -175,6 +177,7 @@ class GemForge(Engine):
         raise IllegalMove("the dealer has nothing to deal now")
 
     def apply(self, state: GemState, seat: int, decision: tuple) -> GemState:
+        state = change(state, automatic=())
         if seat == CHANCE:
             return advance(self._apply_deal(state, decision))
         kind = decision[0]
@@ -188,6 +191,10 @@ class GemForge(Engine):
         if self._answering(state, seat):
             return advance(answer_window(state, seat, decision))
         return advance(self._apply_own(state, seat, decision))
+
+    def automatic(self, state: GemState) -> list[tuple[int, str]]:
+        """An ended turn (`end`) and a lone brown tile cashed for its owner (G15, G41)."""
+        return list(state.automatic)
 
     def _apply_deal(self, state: GemState, decision: tuple) -> GemState:
         """Setup (G4, G6–G8): each player's first gem, card and 5 tiles are dealt from the
@@ -225,7 +232,8 @@ class GemForge(Engine):
         kind = decision[0]
         if kind == "drop":
             hand = remove_cards(state.hands[seat], decision[1])
-            return say(change(pop(state), hands=put(state.hands, seat, hand),
+            # The limit step ends when nobody is over the limit any more (G25a).
+            return say(change(state, hands=put(state.hands, seat, hand),
                               discard=state.discard + decision[1]),
                        f"{seat_name(seat)} discards {len(decision[1])} card(s) face down")
         if kind in ("pick", "refresh"):
@@ -266,7 +274,7 @@ class GemForge(Engine):
         elif kind == "draw":
             return push(say(state, f"{who} takes an action card"),
                         {"step": "draw", "seat": seat, "n": 1},
-                        {"step": "limit", "seat": seat})
+                        {"step": "limit", "seats": (seat,)})
         else:
             return play_card(state, seat, decision[1], decision[2])
         return push(state, window) if window else state
@@ -300,9 +308,10 @@ class GemForge(Engine):
             "tile_deck": len(state.tiles), "tile_discard": len(state.tile_discard),
             "chain": [{"seat": s, "card": c, "text": card_words(c, a)}
                       for s, c, a in head.get("links", ())],
-            "waiting": ({"seat": head["seat"], "for": head["step"]}
+            "waiting": ({"seats": sorted(self.to_act(state)), "for": head["step"]}
                         if head.get("step") in ("limit", "replace") else None),
             "news": [list(item) for item in state.news],
+            "automatic": [{"seat": s, "text": t} for s, t in state.automatic],
             "winner": state.winner,
         }
         if seat is not None:
@@ -365,35 +374,9 @@ class GemForge(Engine):
 
     # -- helping players --------------------------------------------------------------
 
-    def prompt(self, state: GemState, seat: int) -> str:
+    def prompt(self, state: GemState, seat: int, names=None) -> str:
         """What to decide now, in a line or two, with texts to type."""
-        answers = self._answers(state, seat)
-        head = state.pending[0] if state.pending else {}
-        if not answers or seat not in self.to_act(state):
-            return ("Nothing to decide now. Standing answers for reaction windows: "
-                    "pref cancel ask, pref copy-take auto, pref copy-set pass.")
-        texts = [decision_text(d) for d in answers]
-        examples = ", ".join(texts[::max(1, len(texts) // 4)][:4])
-        if state.dealt:
-            return f"Keep 3 of your 5 tiles, e.g. {texts[0]}."
-        if self._answering(state, seat):
-            event = (f"{seat_name(head['links'][-1][0])} played "
-                     f"{card_words(*head['links'][-1][1:])}" if head["step"] == "chain" else
-                     f"{seat_name(state.active)} did a {head['card'][5:]} action")
-            card = "cancel" if head["step"] == "chain" else head["card"]
-            plays = [t for t in texts if t != "pass"]
-            return (f"{event}. Reply pass, or {plays[0]}" if plays else
-                    f"{event}. Reply pass (you hold no {card})") + ", by the deadline."
-        if head.get("step") == "limit":
-            return (f"You hold more than {HAND_LIMIT} action cards: drop the extra ones, "
-                    f"e.g. {texts[0]}.")
-        if head.get("step") == "replace":
-            return ("Take a market tile for the one you cashed: pick 1 to 4, or refresh N "
-                    "(discard market tile N and take the tile deck's top one).")
-        if state.actions == 2:
-            return f"Both actions done: cash complete tiles or end. For example: {examples}."
-        return (f"Your turn, action {state.actions + 1} of 2 (cash complete tiles any "
-                f"time). For example: {examples}.")
+        return prompt(self, state, seat)
 
     def default_decision(self, state: GemState, seat: int) -> tuple | None:
         """At a deadline (G8, G15, G25, G39, G42): keep the first three tiles dealt; pass

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Sequence
 
+from notation.seats import SeatNameError, seat_named
 from pbem.engines.base import IllegalMove, InvalidMove
 from pbem.engines.gemforge_rules import card_words, chance_need
-from pbem.engines.gemforge_state import (CARD_NAMES, DECK, GEMS, SETUP, GemState, seat_name,
-                                         tiles)
+from pbem.engines.gemforge_state import (CARD_NAMES, DECK, GEMS, PREFS, SETUP, GemState,
+                                         seat_name, tiles)
 
 
 # -- players' moves --------------------------------------------------------------------
@@ -37,8 +39,15 @@ def tile_aliases() -> dict[str, str]:
     return aliases
 
 
-def words(text: str) -> tuple[str, ...]:
-    """A move text folded for comparison: case, colour names, tile and seat spellings."""
+#: Words that are notation, so never read as the start of a player's name.
+KEYWORDS = frozenset(VERBS) | {"keep", "set"} | set(PREFS) | {v for vs in PREFS.values()
+                                                               for v in vs}
+
+
+def words(text: str, names: Sequence[str] | None = None) -> tuple[str, ...]:
+    """A move text folded for comparison: case, colour names, tile and seat spellings;
+    given the players' display names, a word no other spelling reads that names one
+    player (or starts only their name) is that seat (`take-from-cart bob Y`)."""
     out: list[str] = []
     text = re.sub(r"light[\s_-]+blue", "l", text.lower().replace(",", " "))
     for word in text.split():
@@ -51,11 +60,40 @@ def words(text: str) -> tuple[str, ...]:
             out.append("p" + match[1])
         else:
             word = word.replace("_", "-")
-            out.append(next((c for c in CARD_NAMES if c.replace("-", "") == word
-                             .replace("-", "")), word))
+            card = next((c for c in CARD_NAMES if c.replace("-", "") == word
+                         .replace("-", "")), None)
+            out.append(card or _seat_or_word(word, names))
     if out and out[0] in CARD_NAMES:
         out.insert(0, "play")  # "cancel" for "play cancel"
     return tuple(out)
+
+
+def _seat_or_word(word: str, names: Sequence[str] | None) -> str:
+    if word in KEYWORDS or word.isdigit():
+        return word
+    try:
+        seat = seat_named(word, names)
+    except SeatNameError as error:
+        raise InvalidMove(f"{error}.") from None
+    return word if seat is None else "p" + str(seat + 1)
+
+
+def meaning(folded: tuple[str, ...]) -> tuple:
+    """What folded words mean, for matching: the parts that are sets — the tiles kept,
+    cashed or the cards dropped, the gems kept by mine or taken by take-from-cart, the
+    two sets of set-two — in a fixed order, so any written order matches (G4a: only
+    discard-gems returns gems in the order written)."""
+    head = folded[:1]
+    if head and head[0] in ("keep", "cash", "drop"):
+        return (head[0], *sorted(folded[1:]))
+    if folded[:2] == ("play", "mine") and "keep" in folded:
+        at = folded.index("keep") + 1
+        return (*folded[:at], *sorted(folded[at:]))
+    if folded[:2] == ("play", "take-from-cart"):
+        return (*folded[:3], *sorted(folded[3:]))
+    if folded[:2] == ("play", "set-two") and len(folded) == 6:
+        return (*folded[:2], *sorted([folded[2:4], folded[4:6]]))
+    return folded
 
 
 def decision_text(decision: tuple) -> str:

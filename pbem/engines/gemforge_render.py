@@ -80,8 +80,9 @@ def _headline(view: dict) -> str:
     waiting = view["waiting"]
     extra = ""
     if waiting:
-        extra = (f"; {seat_name(waiting['seat'])} takes a market tile" if waiting["for"] ==
-                 "replace" else f"; {seat_name(waiting['seat'])} discards to 4 cards")
+        who = ", ".join(map(seat_name, waiting["seats"]))
+        extra = (f"; {who} takes a market tile" if waiting["for"] == "replace"
+                 else f"; {who} discard{'s' * (len(waiting['seats']) == 1)} to 4 cards")
     return (f"Gem Forge: {seat_name(view['active'])}'s turn, "
             f"{view['actions_left']} action(s) left{extra}.")
 

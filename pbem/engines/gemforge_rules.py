@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pbem.engines.gemforge_state import (
     accepts, brown_waiting, CART, cash_options, change, clockwise, COLOURS, complete,
-    empty_ornament, GemState, HAND_LIMIT, MARKET, multisets, ornament, owner_of, pop, push,
+    empty_ornament, GemState, MARKET, multisets, ornament, owner_of, pop, push,
     put, remove_cards, return_gems, say, score, seat_name, sequences, set_gem, set_options,
-    SETUP, tiles, WINDOWS, without)
+    SETUP, tiles, WINDOWS, without, limit_seats)
 
 
 # -- action cards: their choices (G23–G24, G27–G35) -------------------------------------
@@ -41,17 +41,23 @@ def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
         return [(s, gems) for s in range(state.players)
                 for gems in sequences(state.carts[s], 3)]
     if card == "mine":
+        # G24: keeping nothing only turns the mine round; that must change its order.
         return [(n, keep) for n in range(1, min(3, len(state.mine)) + 1)
                 for keep in [""] + multisets(state.mine[:n], min(n - 1, free))
-                if keep or n < len(state.mine)]
+                if keep or state.mine[n:] + state.mine[:n] != state.mine]
     if card == "take-from-cart":
         return [(s, gems) for s in others for gems in multisets(state.carts[s], min(2, free))]
     if card == "set-two":
-        options = []
+        options, meanings = [], set()
         for gem, tile in set_options(state, seat):
             options.append((gem, tile))
             after = set_gem(state, seat, gem, tile)
-            options += [(gem, tile, g, t) for g, t in set_options(after, seat)]
+            for g, t in set_options(after, seat):
+                meaning = frozenset({(gem, tile), (g, t)}) if (gem, tile) != (g, t) \
+                    else (gem, tile)
+                if meaning not in meanings:  # the same two sets in the other order
+                    meanings.add(meaning)
+                    options.append((gem, tile, g, t))
         return options
     if card == "copy-take":
         return [()] if free and state.mine else []
@@ -117,7 +123,7 @@ def card_effect(state: GemState, seat: int, card: str, args: tuple) -> GemState:
         return score(state, owner, 1)
     if card == "three-cards":
         return push(state, {"step": "draw", "seat": seat, "n": 3},
-                    {"step": "limit", "seat": seat})
+                    {"step": "limit", "seats": (seat,)})
     if card in ("discard-gems", "take-from-cart"):
         other, gems = args
         left = state.carts[other]
@@ -224,7 +230,9 @@ def close_chain(state: GemState, head: dict) -> GemState:
                            f"{seat_name(links[-1][0])}'s {links[-1][1]}")
         links = links + ((canceller, "cancel", ()),)
         return change(state, pending=(chain_step(state, links),) + state.pending[1:])
-    state = change(pop(state), discard=state.discard + tuple(link[1] for link in links))
+    # G23, G26: the chain's cards join the discard once it has resolved, so a draw it
+    # causes (three-cards, a threshold bonus) never reshuffles them back into the deck.
+    state = push(pop(state), {"step": "resolved", "cards": tuple(link[1] for link in links)})
     seat, card, args = links[0]
     if (len(links) - 1) % 2:
         return say(state, f"{seat_name(seat)}'s {card} is cancelled")
@@ -281,12 +289,18 @@ def after_actions(state: GemState) -> GemState | None:
     cashed; a lone brown tile is cashed for its owner; else (None) the player decides."""
     if state.actions < 2:
         return None
-    options = cash_options(state, state.active)
+    options, seat = cash_options(state, state.active), state.active
     if not options:
-        return next_turn(state)
-    if len(options) == 1 and brown_waiting(state, state.active):
-        return cash(state, state.active, options[0])
+        return done_by_itself(next_turn(state), seat, ("end",))
+    if len(options) == 1 and brown_waiting(state, seat):
+        return done_by_itself(cash(state, seat, options[0]), seat, ("cash", options[0]))
     return None
+
+
+def done_by_itself(state: GemState, seat: int, decision: tuple) -> GemState:
+    """Note a decision the rules made for `seat` (the engine's `automatic`)."""
+    text = " ".join((decision[0], *decision[1])) if len(decision) > 1 else decision[0]
+    return change(state, automatic=state.automatic + ((seat, text),))
 
 
 def run_step(state: GemState) -> GemState | None:
@@ -295,8 +309,10 @@ def run_step(state: GemState) -> GemState | None:
     head = state.pending[0]
     step = head["step"]
     if (step in ("chain", "copy") and head["asked"]) or step == "replace" or (
-            step == "limit" and len(state.hands[head["seat"]]) > HAND_LIMIT):
+            step == "limit" and limit_seats(state, head)):
         return None
+    if step == "resolved":
+        return change(pop(state), discard=state.discard + head["cards"])
     if step == "chain":
         return close_chain(state, head)
     if step == "copy":

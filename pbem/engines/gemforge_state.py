@@ -106,6 +106,7 @@ class GemState:
     winner: int | None = None
     news: tuple = ()                 # the last public events, (number, text)
     events: int = 0
+    automatic: tuple = ()            # what the last decision led to by itself: (seat, text)
 
 
 # -- small pure helpers ----------------------------------------------------------------
@@ -263,10 +264,19 @@ def score(state: GemState, seat: int, amount: int) -> GemState:
                    f"{seat_name(seat)} reaches {old + amount} points and wins")
     drawers = [other for t in THRESHOLDS if old < t <= old + amount
                for other in clockwise(state, state.active) if state.points[other] < t]
-    if drawers:
-        state = say(state, "bonus action card for " + ", ".join(map(seat_name, drawers)))
-    limits = [{"step": "limit", "seat": s} for s in dict.fromkeys(drawers)]
-    return push(state, *[{"step": "draw", "seat": s, "n": 1} for s in drawers], *limits)
+    if not drawers:
+        return state
+    state = say(state, "bonus action card for " + ", ".join(map(seat_name, drawers)))
+    # G25a: every seat over the limit after this move is asked at once, in secret.
+    limit = {"step": "limit", "seats": tuple(dict.fromkeys(drawers))}
+    return push(state, *[{"step": "draw", "seat": s, "n": 1} for s in drawers], limit)
+
+
+def limit_seats(state: GemState, head: dict) -> tuple[int, ...]:
+    """The seats a hand-limit step waits for: those still over the limit (G25, G25a).
+    (A snapshot written before G25a holds one `seat`.)"""
+    seats = head.get("seats", (head.get("seat"),))
+    return tuple(s for s in seats if len(state.hands[s]) > HAND_LIMIT)
 
 
 def return_gems(state: GemState, gems: str) -> GemState:

@@ -5,9 +5,11 @@ a card are alike, so the state holds gem sets, not card ids. A turn is a sequenc
 decisions, each an `OnixText` (notation/onix.py): `take`, one `place` per card taken,
 then the effect (`draw`, `hoard`, `steal`, `destroy`). A step with exactly one legal
 decision is made by the engine itself (X24), as is placing cards that can only start new
-Collections; such automatic decisions are logged, and the player may still send them:
-a repeat is accepted as a move that changes nothing. The dealer's one move lays out the
-five piles and names the first player; the starting Collections need no chance (X2).
+Collections (X13a); such automatic decisions are logged (`automatic`), and the player may
+still send them: an echo that agrees with what was done is accepted as a ply that
+changes nothing, one that says otherwise is refused with what was done (X13a). Echoes
+are not decisions, so `legal` never lists them. The dealer's one move lays out the five
+piles and names the first player; the starting Collections need no chance (X2).
 
 This module holds the engine: the decisions, reading them, playing them, views. The
 cards, the state and their pure helpers are in pbem.engines.onix_state, what the engine
@@ -23,8 +25,8 @@ from dataclasses import replace
 from notation.onix import (GEMS, NEW, PILES, NotationError, OnixText, card_text, effect_of,
                            format_decision, matches, read_decision, seat_text)
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
-                               Option, Outcome)
-from pbem.engines.onix_messages import prompt, why_not
+                               Option, Outcome, move_text)
+from pbem.engines.onix_messages import contrary_placement, prompt, why_not
 from pbem.engines.onix_state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
                                      PLACE, REPEAT, STEAL, TAKE, OnixState, chains, draw_deck,
                                      fits, gems_in, in_circle, pile_sizes, symbols, to_lists,
@@ -85,10 +87,9 @@ class Onix(Engine):
         return [(state.turn + k) % state.players for k in range(1, state.players)]
 
     def legal(self, state: OnixState, seat: int) -> list:
-        mine = self.choices(state) if seat == state.turn and state.phase != DEAL else []
-        written = {format_decision(d) for d in mine}
-        return mine + [(REPEAT, text) for s, text, _ in state.autos
-                       if s == seat and text not in written]
+        """The active seat's decisions in this step; echoes of automatic steps are
+        accepted by `parse` (X24) but are no decisions."""
+        return self.choices(state) if seat == state.turn and state.phase != DEAL else []
 
     def random_decision(self, state: OnixState, seat: int, rng: random.Random):
         """Self-play and overdue defaults never send repeats."""
@@ -123,9 +124,10 @@ class Onix(Engine):
 
     # -- reading and writing -----------------------------------------------------------
 
-    def parse(self, state: OnixState, seat: int, text: str):
+    def parse(self, state: OnixState, seat: int, text: str, names=None):
+        text = move_text(text)
         try:
-            written = read_decision(text)
+            written = read_decision(text, names)
         except NotationError as error:
             raise InvalidMove(str(error)) from None
         if seat == CHANCE or written.verb == "deal":
@@ -139,11 +141,38 @@ class Onix(Engine):
                 raise AmbiguousMove(f"{text.strip()!r} could mean "
                                     f"{' or '.join(map(format_decision, found[:6]))}; "
                                     f"say which.")
-        for s, canonical, aliases in state.autos:
-            if s == seat and any(matches(written, read_decision(form))
-                                 for form in (canonical, *aliases)):
+        echo = self._echo(state, seat, text, written)
+        if echo is not None:
+            return echo
+        raise IllegalMove(why_not(self, state, seat, text, written, names))
+
+    def _echo(self, state: OnixState, seat: int, text: str, written: OnixText):
+        """X24, X13a: a step made automatically, sent again by its player, once. A card
+        placed automatically agrees when named with the number it got, or with `new` in
+        the order the cards were placed; any other placement of it is refused, saying
+        which number each card got, so a mail never plays with another meaning."""
+        autos = [(i, auto) for i, auto in enumerate(state.autos) if auto[0] == seat]
+        waiting = [(i, auto) for i, auto in autos if auto[1] not in state.echoed]
+        for i, (_, canonical, aliases) in waiting:
+            done = read_decision(canonical)
+            if written.verb == "place" == done.verb and written.pile == done.pile:
+                earlier = [a for j, a in waiting if j < i and a[1].startswith("place")]
+                number = read_decision(aliases[0]).target
+                if written.target in (None, number) or (written.target == NEW
+                                                         and not earlier):
+                    return (REPEAT, canonical)
+            elif any(matches(written, read_decision(form)) for form in (canonical, *aliases)):
                 return (REPEAT, canonical)
-        raise IllegalMove(why_not(self, state, seat, text.strip(), written))
+        placed = [(read_decision(canonical).pile, read_decision(aliases[0]).target,
+                   canonical in state.echoed)
+                  for _, (_, canonical, aliases) in autos if canonical.startswith("place")]
+        for pile, number, echoed in placed:
+            if written.verb == "place" and written.pile == pile:
+                if echoed and written.target in (None, NEW, number):
+                    raise IllegalMove(f"{text!r}: the card from pile {PILES[pile]} is placed "
+                                      f"already, as Collection {number}.")
+                raise IllegalMove(contrary_placement(text, pile, [p[:2] for p in placed]))
+        return None
 
     def normalised(self, state: OnixState, seat: int, written: OnixText) -> OnixText:
         """As the legal decisions say it: `-> 7` is `-> new` when 7 is the next number
@@ -196,23 +225,29 @@ class Onix(Engine):
     # -- playing -----------------------------------------------------------------------
 
     def apply(self, state: OnixState, seat: int, decision) -> OnixState:
-        if _is_repeat(decision):
-            at = next(i for i, (s, text, _) in enumerate(state.autos)
-                      if s == seat and text == decision[1])
-            return replace(state, autos=state.autos[:at] + state.autos[at + 1:])
+        if _is_repeat(decision):  # an echo: nothing happens but that it was sent
+            return replace(state, echoed=state.echoed + (decision[1],), automatic=())
+        state = replace(state, automatic=())
         if seat == CHANCE:
             state = replace(state, piles=decision.piles, turn=decision.first, phase=TAKE)
         else:
-            state = self._step(replace(state, autos=()), decision, automatic=False)
+            state = self._step(replace(state, autos=(), echoed=()), decision,
+                               automatic=False)
         return self._advance(state)
+
+    def automatic(self, state: OnixState) -> list[tuple[int, str]]:
+        """Steps with one legal option (X24), cards that can only start new Collections
+        (X13a), an effect with no target skipped (X17)."""
+        return list(state.automatic)
 
     def _advance(self, state: OnixState) -> OnixState:
         """Make the decisions that leave no choice, and skip an effect with no target."""
         while state.phase in (TAKE, PLACE, EFFECT):
             found = self.choices(state)
             if state.phase == EFFECT and not found:
-                state = self._end_turn(self._logged(state, f"{effect_of(state.gem)}: "
-                                                          f"no target", True))
+                skipped = f"{effect_of(state.gem)}: no target"
+                state = replace(state, automatic=state.automatic + ((state.turn, skipped),))
+                state = self._end_turn(self._logged(state, skipped, True))
                 continue
             if state.phase == PLACE and all(d.target == NEW for d in found):
                 found = found[:1]  # each card starts a Collection, in clockwise order
@@ -220,7 +255,8 @@ class Onix(Engine):
                 return state
             text = format_decision(found[0])
             state = replace(state, autos=state.autos + (
-                (state.turn, text, self._aliases(state, found[0])),))
+                (state.turn, text, self._aliases(state, found[0])),),
+                automatic=state.automatic + ((state.turn, text),))
             state = self._step(state, found[0], automatic=True)
         return state
 
@@ -362,6 +398,7 @@ class Onix(Engine):
             "next_number": list(state.next_number),
             "hoards": [len(h) for h in state.hoards],
             "gems_in_collections": [symbols(own) for own in state.collections],
+            "automatic": [{"seat": s, "text": text} for s, text in state.automatic],
             "this_turn": self._log_view(state.log),
             "last_turn": self._log_view(state.last_turn),
             "winner": list(state.winners) if over else None,
@@ -391,8 +428,8 @@ class Onix(Engine):
             piles.append(tuple(below) + pile[-1:])
         return replace(state, piles=tuple(piles))
 
-    def prompt(self, state: OnixState, seat: int) -> str:
-        return prompt(self, state, seat)
+    def prompt(self, state: OnixState, seat: int, names=None) -> str:
+        return prompt(self, state, seat, names)
 
     # -- snapshots ---------------------------------------------------------------------
 

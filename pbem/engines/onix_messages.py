@@ -1,7 +1,8 @@
 """What the Onix engine says to a player: why a decision is refused, and what to do now.
 
 Every message names what was read, why it fails in the rulebook's words, and what would
-work, with decisions copied from the legal ones (so an example is never wrong).
+work, with decisions copied from the legal ones (so an example is never wrong). Given the
+players' display names, examples and messages name players by name, as people do.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from pbem.engines.onix_state import (DEAL, EFFECT, OVER, PLACE, TAKE, OnixState,
 STEPS = {TAKE: "take a Gem", PLACE: "place the cards taken", EFFECT: "apply an effect"}
 
 
-def examples(engine, state: OnixState, count: int = 3) -> str:
+def examples(engine, state: OnixState, count: int = 3, names=None) -> str:
     found = engine.choices(state)
     step = max(1, len(found) // count)
-    return ", ".join(format_decision(d) for d in found[::step][:count])
+    return ", ".join(format_decision(d, names) for d in found[::step][:count])
 
 
 def _left_to_place(state: OnixState) -> str:
@@ -28,27 +29,41 @@ def _gem_word(gem: int) -> str:
     return f"{gem_name(gem).capitalize()} ({GEMS[gem.bit_length() - 1]})"
 
 
-def prompt(engine, state: OnixState, seat: int) -> str:
+def prompt(engine, state: OnixState, seat: int, names=None) -> str:
     """One or two lines: what `seat` decides now, with texts to copy."""
     if state.phase == OVER:
         return f"The game is over: {state.reason}."
     if state.phase == DEAL:
         return "Nothing to decide yet: the cards are being dealt."
     if seat != state.turn:
-        return (f"Nothing to decide now: {seat_text(state.turn)} is to "
+        return (f"Nothing to decide now: {seat_text(state.turn, names)} is to "
                 f"{STEPS[state.phase]}.")
     if state.phase == TAKE:
         return (f"Your turn: choose a visible Gem and a pile, for example "
-                f"{examples(engine, state)}. A whole turn may go on one line, the "
+                f"{examples(engine, state, names=names)}. A whole turn may go on one line, the "
                 f"decisions separated by commas.")
     if state.phase == PLACE:
         return (f"Place the cards you took: {_left_to_place(state)}, each on a Collection "
-                f"or a new one, for example {examples(engine, state)}.")
+                f"or a new one, for example {examples(engine, state, names=names)}.")
     effect = effect_of(state.gem)
-    return f"Apply the {effect.capitalize()} effect: for example {examples(engine, state)}."
+    return (f"Apply the {effect.capitalize()} effect: for example "
+            f"{examples(engine, state, names=names)}.")
 
 
-def why_not(engine, state: OnixState, seat: int, text: str, written: OnixText) -> str:
+def contrary_placement(text: str, pile: int, placed: list[tuple[int, int]]) -> str:
+    """X13a: a line places a card the server placed by itself, with another meaning.
+    `placed`: (pile, Collection number) of each card placed by itself, in order."""
+    got = " and ".join(f"the card from {PILES[p]} became Collection {number}"
+                       for p, number in placed)
+    number = next(n for p, n in placed if p == pile)
+    return (f"{text!r}: your cards could only start new Collections, so they were placed "
+            f"at once, in the chain's clockwise order: {got}. {text!r} says otherwise, so "
+            f"it is not played, nor anything after it (X13a); write place {PILES[pile]} -> "
+            f"{number}, or leave the placements out.")
+
+
+def why_not(engine, state: OnixState, seat: int, text: str, written: OnixText,
+            names=None) -> str:
     """The message of an IllegalMove for a text that fits no legal decision."""
     if state.phase == OVER:
         return f"The game is over: {state.reason}."
@@ -58,10 +73,11 @@ def why_not(engine, state: OnixState, seat: int, text: str, written: OnixText) -
         made = [text for s, text, _ in state.autos if s == seat]
         already = (f" (The server made your forced steps itself: {', '.join(made)}.)"
                    if made else "")
-        return (f"It is not your turn: the game waits for {seat_text(state.turn)} to "
+        return (f"It is not your turn: the game waits for {seat_text(state.turn, names)} to "
                 f"{STEPS[state.phase]}.{already}")
     reason = _reason(engine, state, seat, written) or "that is not possible now"
-    return f"{text!r}: {reason}. You could write, for example: {examples(engine, state)}."
+    return (f"{text!r}: {reason}. You could write, for example: "
+            f"{examples(engine, state, names=names)}.")
 
 
 def _reason(engine, state: OnixState, seat: int, written: OnixText) -> str | None:

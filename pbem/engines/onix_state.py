@@ -17,7 +17,8 @@ from notation.onix import EFFECTS
 ALL_GEMS = 0b1111
 DEAL, TAKE, PLACE, EFFECT, OVER = "deal", "take", "place", "effect", "over"
 DRAW, HOARD, STEAL, DESTROY = EFFECTS
-REPEAT = "repeat"  # ("repeat", text): an automatic decision sent again by its player
+REPEAT = "repeat"  # ("repeat", text): an automatic decision sent again by its player (an
+# echo: not in `legal`, accepted by `parse` when it agrees with what was done, X13a)
 
 
 # -- the cards ---------------------------------------------------------------------------
@@ -86,6 +87,8 @@ class OnixState:
     log: tuple[tuple[int, str, bool], ...] = ()  # this turn: (seat, text, automatic)
     last_turn: tuple[tuple[int, str, bool], ...] = ()
     autos: tuple[tuple[int, str, tuple[str, ...]], ...] = ()  # repeatable: seat, text, aliases
+    echoed: tuple[str, ...] = ()  # the autos their player has sent again (X13a, X24)
+    automatic: tuple[tuple[int, str], ...] = ()  # what the last decision led to by itself
     winners: tuple[int, ...] = ()
     reason: str = ""
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from notation.onyx import NotationError, OnyxText, midpoint_name, point_name, read_move
 from pbem.engines.base import (Engine, IllegalMove, InvalidMove, Option, OptionError,
-                               Outcome)
+                               Outcome, move_text)
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 COLOUR_NAMES = {BLACK: "black", WHITE: "white"}
@@ -308,9 +308,9 @@ class Onyx(Engine):
         swapped = " since the swap" if state.swapped else ""
         return f"You are {COLOUR_NAMES[colour].capitalize()}{swapped}: {goal}."
 
-    def prompt(self, state: OnyxState, seat: int) -> str:
+    def prompt(self, state: OnyxState, seat: int, names=None) -> str:
         """A few free points; at move 2, the pie rule's swap as well."""
-        text = super().prompt(state, seat)
+        text = super().prompt(state, seat, names)
         if state.plies == 1 and seat == state.seat_of(state.to_move):
             text += (". Or `swap`: take over Black's first stone and play Black; your "
                      "opponent then plays White and moves next")
@@ -328,10 +328,10 @@ class Onyx(Engine):
                 return p
         return rng.choice(self.legal(state, seat))
 
-    def parse(self, state: OnyxState, seat: int, text: str) -> int:
+    def parse(self, state: OnyxState, seat: int, text: str, names=None) -> int:
         self._check_turn(state, seat)
         try:
-            move = read_move(text)
+            move = read_move(move_text(text))
         except NotationError as error:
             raise InvalidMove(str(error)) from None
         board = board_of(state.size)
@@ -440,7 +440,8 @@ class Onyx(Engine):
                     "point": None if point == SWAP else board.names[point],
                     "captured": sorted(board.names[p] for p in captured)}
         view.update(game=self.id, board=state.size, plies=state.plies, last=last,
-                    colours=[COLOUR_NAMES[state.colour_of(s)] for s in (0, 1)])
+                    colours=[COLOUR_NAMES[state.colour_of(s)] for s in (0, 1)],
+                    automatic=[])  # Onyx does nothing by itself
         if seat is not None:
             view["you"] = COLOUR_NAMES[state.colour_of(seat)]
         return view

@@ -117,7 +117,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     view_seat = None if finished else seat  # after the end, everything is shown
     diagram = engine.text_diagram(named_view(table, view_seat)) if table.state else ""
     waits = game.status == "running" and seat in table.to_act
-    prompt = engine.prompt(table.state, seat) if waits else ""
+    prompt = engine.prompt(table.state, seat, names=table.names) if waits else ""
     identity = engine.identity(table.state, seat) if table.state is not None else None
     context = {
         "report": report, "notes": list(notes), "news": news, "identity": identity or "",
