@@ -120,3 +120,32 @@ def test_timeout_bot_has_a_bot_play_for_a_player_whose_time_ran_out(config, froz
     assert (seat, source) == (0, "timeout")
     assert Game.get_by_id(game_id).status == "running"
 
+
+
+def test_pbem_new_seats_a_bot_and_refuses_a_level_that_does_not_exist(store, tmp_path,
+                                                                      monkeypatch, capsys):
+    from pbem.cli import main
+    monkeypatch.chdir(tmp_path)
+    for name, value in {"PBEM_DATABASE_URL": store, "PBEM_SECRET_KEY": "k",
+                        "PBEM_MAILDIR": str(tmp_path / "mail")}.items():
+        monkeypatch.setenv(name, value)
+    assert main(["new", "onix", "--player", "alice@example.org", "--player",
+                 "bot:normal"]) == 0
+    assert "mail went to alice@example.org\n" in capsys.readouterr().out
+    game = Game.get()
+    assert [s.player.name for s in Seat.select().where(Seat.game == game)
+            .order_by(Seat.number)] == ["alice", "Bot (normal)"]
+    assert main(["new", "onix", "--player", "alice@example.org", "--player",
+                 "bot:strong"]) == 2
+    assert "names no bot level" in capsys.readouterr().err
+
+
+def test_pbem_arena_prints_each_contestants_share_with_its_interval(capsys):
+    from pbem.cli import main
+    assert main(["arena", "onyx", "--players", "bot:easy,random", "--games", "2",
+                 "--option", "board=6", "--option", "setup=open"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Onyx, 2 players, 2 games:\n")
+    assert "bot:easy:" in out and "random:" in out and "95% CI" in out
+    assert main(["arena", "onyx", "--players", "bot:easy,human"]) == 2
+    assert "'human' is not a contestant" in capsys.readouterr().err
