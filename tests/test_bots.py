@@ -14,6 +14,8 @@ from pbem.engines import ENGINES, get_engine
 from pbem.engines.base import CHANCE
 from pbem.engines.onyx import board_of
 
+from test_onyx import position  # a literal Onyx position
+
 ONYX = get_engine("onyx")
 
 CARD_GAMES = [("onix", {}, 2), ("onix", {"advanced": "true"}, 4), ("onix", {}, 6),
@@ -81,17 +83,6 @@ def test_an_onyx_bot_makes_a_legal_move(options):
             assert decision in engine.legal(state, seat)
 
 
-def position(size, black="", white="", to_move="black", plies=10):
-    """A literal Onyx position: stones by name, the colour to move; no swap made."""
-    board = board_of(size)
-    cells = ["."] * board.points
-    for names, mark in ((black, "b"), (white, "w")):
-        for name in names.split():
-            cells[board.index[name]] = mark
-    return ONYX.from_json({"board": size, "cells": "".join(cells), "to_move": to_move,
-                           "swapped": False, "plies": plies, "winner": None, "last": None})
-
-
 # Black (rows 1 and 6) lacks only C4; White's stones are scattered.
 COLUMN_C = dict(black="C1 C2 C3 C5 C6", white="E2 E3 F5")
 
@@ -134,3 +125,14 @@ def test_bot_addresses_and_names():
     with pytest.raises(bots.NotABot, match="bot:easy, bot:normal or bot:hard"):
         bots.bot_level("bot:genius")
     assert bots.bot_name("hard") == "Bot (hard)"
+
+
+def test_the_bots_import_only_the_engines():
+    import subprocess
+    import sys
+    code = ("import sys, pbem.bots, pbem.bots.arena, pbem.bots.onyx, pbem.bots.search; "
+            "print(sorted(m for m in sys.modules if m.startswith(('pbem.', 'flask', "
+            "'peewee')) and not m.startswith(('pbem.engines', 'pbem.bots'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
