@@ -6,7 +6,7 @@ and at start (a day missed while the server was down is caught up), queue the da
 digests that are due (pbem.digest); every hour, expire old confirmation requests; with
 PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.mail.imap); every
 minute, send the reminders and act on the timeouts and vacations' ends that are due
-(pbem.timekeeping.deadlines); every 10 seconds, and at once after mail came in
+(pbem.timekeeping.deadlines); every 5 seconds, and at once after mail came in
 (`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns). Each job
 claims its rows, so two schedulers on one database do no harm.
 """
@@ -58,7 +58,7 @@ class Scheduler:
                                next_run_time=dt.datetime.now(dt.timezone.utc))
         # Bots' moves: searched outside any player's transaction, each claimed seat by
         # seat (pbem.bot_turns); kicked after every mail in, so a bot answers at once.
-        self.scheduler.add_job(self.bots, "interval", seconds=10, id=BOT_JOB,
+        self.scheduler.add_job(self.bots, "interval", seconds=5, id=BOT_JOB,
                                coalesce=True, max_instances=1,
                                next_run_time=dt.datetime.now(dt.timezone.utc))
         if imap_configured(config):  # mail in from a mailbox, for a server without an MX
