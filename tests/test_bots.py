@@ -14,7 +14,7 @@ from pbem.engines import ENGINES, get_engine
 from pbem.engines.base import CHANCE
 from pbem.engines.onyx import board_of
 
-from test_onyx import position  # a literal Onyx position
+from test_onyx import RULEBOOK_6X6, position  # literal Onyx positions
 
 ONYX = get_engine("onyx")
 
@@ -101,6 +101,15 @@ def test_an_onyx_bot_blocks_the_point_that_would_lose(level):
     move = bots.decide(ONYX, state, 1, level, seed="b")
     after = ONYX.apply(state, 1, move)
     assert not any(ONYX.apply(after, 0, reply).winner for reply in ONYX.legal(after, 0))
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_an_onyx_bot_does_not_leave_the_rulebooks_double_capture_open(level):
+    state = position(6, **RULEBOOK_6X6, to_move="black")  # White threatens C3**
+    assert onyx_bot.captures(ONYX, position(6, **RULEBOOK_6X6, to_move="white"), 1)
+    after = ONYX.apply(state, 0, bots.decide(ONYX, state, 0, level, seed="d"))
+    assert not [m for m in onyx_bot.captures(ONYX, after, 1)
+                if ONYX.notation(after, 1, m).endswith("**")]
 
 
 def test_onyx_evaluation_counts_the_stones_each_colour_still_needs():

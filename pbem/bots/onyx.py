@@ -173,21 +173,28 @@ def choose(engine: Engine, state: OnyxState, seat: int, level: str,
 
 def _answered(engine: Engine, after: OnyxState, colour: int, floor: float) -> float:
     """The value of `after` for `colour` once the opponent has made its best answer
-    among the points on either shortest path (a win, if it has one); stops early once
-    the value cannot beat `floor`."""
+    among the points on either shortest path and its captures (a win, if it has one);
+    stops early once the value cannot beat `floor`."""
     if after.winner:
         return evaluate(after, colour)
     other = BLACK + WHITE - colour
     seat = after.seat_of(other)
     if winning_points(after, other):
         return -WIN
-    answers = path_points(after, colour) | path_points(after, other)
+    answers = path_points(after, colour) | path_points(after, other) | captures(
+        engine, after, seat)
     worst = evaluate(after, colour) + 1  # passing is never the opponent's best
     for move in sorted(answers):
         worst = min(worst, evaluate(engine.apply(after, seat, move), colour))
         if worst <= floor:
             break
     return worst
+
+
+def captures(engine: Engine, state: OnyxState, seat: int) -> set[int]:
+    """The moves of `seat` that capture: their notation marks each pair with `*` (O9)."""
+    return {m for m in engine.legal(state, seat)
+            if m != SWAP and engine.notation(state, seat, m).endswith("*")}
 
 
 def _opening(scored: list[tuple[float, int]]) -> int:
