@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pbem.admin import start_game
 from pbem.config import Config
+from pbem.conversation import waits_in_log
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.mail.pipeline import receive
@@ -52,15 +53,11 @@ def play_game(config: Config, engine_id: str, count: int, seed: str) -> dict:
     mails = Counter(row.recipient for row in Outbox.select(Outbox.recipient)
                     .where(Outbox.game == game_id))
     start = engine.start(table.game.options, count, table.game.seed)
-    moves = list(Move.select(Move.seat, Move.state, Move.visible).where(Move.game == game_id)
-                 .order_by(Move.ply))
+    moves = list(Move.select(Move.seat, Move.text, Move.state, Move.visible)
+                 .where(Move.game == game_id).order_by(Move.ply))
     rows = []
     for seat, email in enumerate(emails):
-        waits, before = int(seat in engine.to_act(start)), engine.to_act(start)
-        for move in moves:
-            after = engine.to_act(engine.from_json(move.state))
-            waits += seat in after and seat not in before
-            before = after
+        waits = waits_in_log(engine, start, moves, seat)
         seen = sum(1 for m in moves if m.seat not in (seat, CHANCE) and m.visible.get(str(seat)))
         rows.append((mails[email], waits, seen))
     return {"plies": len(moves), "rows": rows}

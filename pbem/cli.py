@@ -14,36 +14,76 @@
     pbem deliver                         send what is due in the outbox now
     pbem export ID [--format record|sgf|svg|html] [--output FILE]   a game, as the web has it
     pbem export --all [--game GAME] --output FILE.zip   every finished game's record
+    pbem admin cancel|adjudicate|ban|unban|bans|merge|forget ...   the operator's tools
+    pbem backup DIRECTORY|FILE [--keep N]   a consistent copy of the database, while it runs
+    pbem --version
 
-The server commands read their settings from PBEM_* environment variables (README.md).
+The server commands read their settings from PBEM_* environment variables (README.md), or
+with `--env-file FILE` from an environment file read literally, as systemd reads it.
+Settings are checked before anything starts: a bad one is named, with what it must be,
+and the command exits 78 (EX_CONFIG; `pbem ingest` exits 75 so the MTA keeps the mail).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from notation.record import RecordSyntaxError, format_record, parse_records
+from pbem import __version__
 from pbem.bots import NotABot, is_bot
+from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
 
 
+EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
+EX_SIGPIPE = 128 + 13  # what a shell reports for a writer whose reader went away
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit: a closed pipe is caught below
+        return code
+    except BrokenPipeError:
+        # `pbem games | head`: the reader has all it wanted. Point stdout at /dev/null so
+        # the interpreter's final flush does not complain, and stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EX_SIGPIPE
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
-    return args.run(args)
+    try:
+        if args.env_file:
+            os.environ.update(read_env_file(args.env_file))  # the file wins, as in systemd
+        for warning in unknown_settings(os.environ):
+            print(f"pbem: {warning}", file=sys.stderr)
+        return args.run(args)
+    except SettingsError as error:
+        print("pbem: the settings cannot be used:", file=sys.stderr)
+        for problem in error.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return EX_TEMPFAIL if args.run is _ingest else EX_CONFIG
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email game server "
                                      "and notation tools.")
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    parser.add_argument("--env-file", metavar="FILE",
+                        help="read PBEM_* settings from this file first, KEY=value a line, "
+                        "literally (no shell expansion), as systemd's EnvironmentFile= does")
     commands = parser.add_subparsers(title="commands")
 
     record = commands.add_parser("record", help="check or show game records").add_subparsers(
@@ -104,7 +144,55 @@ def _parser() -> argparse.ArgumentParser:
                                  "--all: a zip of finished records")
     export_arguments(export)
     export.set_defaults(run=_export)
+
+    backup = commands.add_parser("backup", help="a consistent copy of the database while "
+                                 "pbem runs (SQLite's online backup, or pg_dump)")
+    backup.add_argument("target", metavar="DIRECTORY|FILE",
+                        help="a directory (a dated file is made in it) or the file to write")
+    backup.add_argument("--keep", type=int, metavar="N",
+                        help="in a directory, keep only the N newest backups")
+    backup.set_defaults(run=_backup)
+
+    _admin_parser(commands)
     return parser
+
+
+def _admin_parser(commands) -> None:
+    admin = commands.add_parser("admin", help="the operator's tools: cancel, adjudicate, "
+                                "ban, merge, forget").add_subparsers(title="admin commands")
+    cancel = admin.add_parser("cancel", help="end a game without a result; the players are "
+                              "told the reason")
+    cancel.add_argument("game", type=int, metavar="ID")
+    cancel.add_argument("--reason", required=True, help="told to the players, kept with the game")
+    cancel.set_defaults(run=_admin, action="cancel")
+    judge = admin.add_parser("adjudicate", help="end a running game with a result; the record "
+                             "carries it and the reason (Termination)")
+    judge.add_argument("game", type=int, metavar="ID")
+    judge.add_argument("--result", required=True,
+                       help="each seat's share of the win in seat order: 1-0, 0-1, 1/2-1/2, 0-1-0")
+    judge.add_argument("--reason", required=True, help="told to the players, kept in the record")
+    judge.set_defaults(run=_admin, action="adjudicate")
+    ban = admin.add_parser("ban", help="drop mail from an address (or @domain), unanswered")
+    ban.add_argument("address", metavar="ADDRESS")
+    ban.add_argument("--reason", default="", help="a note for the operators")
+    ban.set_defaults(run=_admin, action="ban")
+    unban = admin.add_parser("unban", help="take mail from a banned address again")
+    unban.add_argument("address", metavar="ADDRESS")
+    unban.set_defaults(run=_admin, action="unban")
+    admin.add_parser("bans", help="list the banned addresses").set_defaults(
+        run=_admin, action="bans")
+    merge = admin.add_parser("merge", help="one player, two addresses: move every seat, game "
+                             "and request of ADDRESS to the player at --into")
+    merge.add_argument("address", metavar="ADDRESS")
+    merge.add_argument("--into", required=True, metavar="ADDRESS",
+                       help="the address the player goes on with")
+    merge.set_defaults(run=_admin, action="merge")
+    forget = admin.add_parser("forget", help="erase a player's address, name and raw mail; "
+                              "their games stay, with 'a former player'")
+    forget.add_argument("address", metavar="ADDRESS")
+    forget.add_argument("--resign", action="store_true",
+                        help="resign their running games for them (else they must have ended)")
+    forget.set_defaults(run=_admin, action="forget")
 
 
 def _game_parser(commands, name: str, help: str) -> argparse.ArgumentParser:
@@ -236,8 +324,9 @@ def _serve(args) -> int:
 def _worker(args) -> int:
     from pbem.config import Config
     from pbem.worker import work
+    config = Config.from_environment()  # a bad setting: named by main, exit 78
     try:
-        work(Config.from_environment())
+        work(config)
     except (ValueError, OSError) as error:  # a setting we cannot use, a port taken
         print(f"pbem worker: {error}", file=sys.stderr)
         return 1
@@ -247,7 +336,66 @@ def _worker(args) -> int:
 def _status(args) -> int:
     from pbem.config import Config
     from pbem.status import print_status
-    return print_status(Config.from_environment())
+    return print_status(Config.from_environment(make_secret=False))  # status creates nothing
+
+
+def _admin(args) -> int:
+    from pbem import admin, forget
+    from pbem.config import Config
+    from pbem.mail.outbox import deliver_due
+    from pbem.status import missing_sqlite_file
+    missing = missing_sqlite_file(Config.from_environment(make_secret=False).database_url)
+    if missing:  # the wrong directory or settings: do not start an empty database
+        print(f"pbem admin {args.action}: {missing}", file=sys.stderr)
+        return 1
+    config = _server_config()
+    try:
+        if args.action == "cancel":
+            admin.cancel_game(config, args.game, args.reason)
+            said = f"game #{args.game} cancelled; its players are told why"
+        elif args.action == "adjudicate":
+            table = admin.adjudicate_game(config, args.game, args.result, args.reason)
+            said = f"game #{args.game} adjudicated {table.game.result}; its players are told"
+        elif args.action == "ban":
+            admin.ban(args.address, args.reason)
+            said = f"mail from {args.address.strip().lower()} is dropped from now on"
+        elif args.action == "unban":
+            admin.unban(args.address)
+            said = f"mail from {args.address.strip().lower()} is taken again"
+        elif args.action == "bans":
+            for ban in admin.bans():
+                print(f"{ban.address}  since {ban.created:%Y-%m-%d}  {ban.reason}".rstrip())
+            return 0
+        elif args.action == "merge":
+            kept = admin.merge_players(config, args.address, args.into)
+            said = f"{args.address.strip().lower()} merged into {kept.email}"
+        else:
+            games = forget.forget_player(config, args.address, resign=args.resign)
+            said = (f"{args.address.strip().lower()} forgotten; "
+                    + (f"games {', '.join(f'#{n}' for n in games)} now show "
+                       f"'{forget.FORMER_PLAYER}'" if games else "they played in no game"))
+    except admin.AdminError as error:
+        print(f"pbem admin {args.action}: {error}", file=sys.stderr)
+        return 1
+    try:
+        deliver_due(config)
+    except Exception as error:  # the outbox keeps the mail; the worker retries it
+        print(f"pbem admin: mail waits in the outbox ({error})", file=sys.stderr)
+    print(said)
+    return 0
+
+
+def _backup(args) -> int:
+    from pbem.backup import BackupError, backup
+    from pbem.config import Config
+    config = Config.from_environment(make_secret=False)
+    try:
+        done = backup(config.database_url, args.target, keep=args.keep)
+    except BackupError as error:
+        print(f"pbem backup: {error}", file=sys.stderr)
+        return 1
+    print(f"backed up to {done}")
+    return 0
 
 
 def _new(args) -> int:

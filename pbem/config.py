@@ -3,15 +3,20 @@
 Every setting has a default that works on a fresh machine: loopback addresses, SQLite in
 the working directory, mail kept in a local maildir when no relay is configured. The
 `Config` is built once (`Config.from_environment()`) and passed down; nothing else reads
-`os.environ`.
+`os.environ`. Every variable is checked first against `CHECKS` (one line per setting:
+what it must be), so a bad value stops the start with a sentence naming the variable and
+what would work, never a traceback from deep inside.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 
 def host_port(text: str, default_port: int) -> tuple[str, int]:
@@ -53,8 +58,14 @@ class Config:
         return self.base_url or f"http://{self.http}"
 
     @classmethod
-    def from_environment(cls, environ=None, workdir: str | Path = ".") -> "Config":
+    def from_environment(cls, environ=None, workdir: str | Path = ".",
+                         make_secret: bool = True) -> "Config":
+        """The settings; raises SettingsError naming every bad variable. Without
+        `make_secret`, a missing key file is left missing (`pbem status` creates nothing)."""
         environ = os.environ if environ is None else environ
+        problems = validate(environ)
+        if problems:
+            raise SettingsError(problems)
         get = environ.get
         config = cls(
             domain=get("PBEM_DOMAIN", cls.domain),
@@ -80,9 +91,160 @@ class Config:
             imap_ssl=get("PBEM_IMAP_SSL", "yes").strip().lower() not in ("0", "no", "false", "off"),
             imap_interval=max(int(get("PBEM_IMAP_INTERVAL") or cls.imap_interval), 1),
         )
-        if not config.secret_key:
+        if not config.secret_key and (make_secret or secret_path(workdir).exists()):
             config = replace(config, secret_key=local_secret(Path(workdir)))
         return config
+
+
+class SettingsError(ValueError):
+    """Settings pbem cannot use: one sentence per bad variable, for the operator."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+# -- what each setting must be ------------------------------------------------------------
+# A check takes the value and returns None when it will do, else what is wanted. A new
+# setting adds its line here (tests/test_config.py fails for a PBEM_* variable read above
+# without one).
+
+def _host_port(optional: bool, port_needed: bool = True,
+               example: str = "127.0.0.1:8024") -> Callable[[str], str | None]:
+    def check(value: str) -> str | None:
+        if optional and not value.strip():
+            return None
+        host, colon, port = value.strip().rpartition(":")
+        if not colon:
+            host, port = value.strip(), ""
+        ok = (re.fullmatch(r"[\w.\-\[\]:]*", host) is not None
+              and (port == "" and not port_needed or port.isdigit() and int(port) < 65536))
+        if ok:
+            return None
+        what = (f"host:port, such as {example}" if port_needed
+                else f"host or host:port, such as {example}")
+        return what + (", or empty for off" if optional else "")
+    return check
+
+
+def _whole(low: int, high: int | None = None, optional: bool = False):
+    def check(value: str) -> str | None:
+        if optional and not value.strip():
+            return None
+        text = value.strip()
+        if text.isdigit() and int(text) >= low and (high is None or int(text) <= high):
+            return None
+        return (f"a whole number from {low} to {high}" if high is not None
+                else f"a whole number, at least {low}") + (", or empty" if optional else "")
+    return check
+
+
+def _one_of(*words: str):
+    def check(value: str) -> str | None:
+        return None if value.strip().lower() in words else f"one of: {', '.join(words)}"
+    return check
+
+
+def _domain(value: str) -> str | None:
+    if re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9\-]*[A-Za-z0-9])?(\.[A-Za-z0-9\-]+)*", value):
+        return None
+    return "a domain name such as pbem.example.org (no @, no spaces)"
+
+
+def _optional(check):
+    return lambda value: None if not value.strip() else check(value)
+
+
+def _database_url(value: str) -> str | None:
+    if re.match(r"(sqlite:///.|postgres(ql)?://.)", value):
+        return None
+    return ("sqlite:///FILE (sqlite:////var/lib/pbem/pbem.db for an absolute path) or "
+            "postgresql://user:password@host/database")
+
+
+def _base_url(value: str) -> str | None:
+    if not value or re.fullmatch(r"https?://[^\s/]+(/\S*)?", value):
+        return None
+    return "the archive's public address, such as https://pbem.example.org, or empty"
+
+
+def _readable_file(value: str) -> str | None:
+    if not value:
+        return None
+    try:
+        Path(value).read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        return f"a file this user can read (it cannot: {reason})"
+    return None
+
+
+def _no_spaces(value: str) -> str | None:
+    return None if not re.search(r"\s", value.strip()) else "one word, without spaces"
+
+
+def _anything(value: str) -> str | None:
+    return None
+
+
+CHECKS: dict[str, Callable[[str], str | None]] = {
+    "PBEM_DOMAIN": _domain,
+    "PBEM_SECRET_KEY": _anything,
+    "PBEM_DATABASE_URL": _database_url,
+    "PBEM_HTTP": _host_port(optional=False, example="127.0.0.1:8000"),
+    "PBEM_SMTP_LISTEN": _host_port(optional=True, example="127.0.0.1:2525"),
+    "PBEM_LMTP_LISTEN": _host_port(optional=True, example="127.0.0.1:8024"),
+    "PBEM_SMTP_RELAY": _host_port(optional=True, port_needed=False, example="127.0.0.1:25"),
+    "PBEM_MAILDIR": lambda v: None if v.strip() else "a directory, such as /var/lib/pbem/mail",
+    "PBEM_BASE_URL": _base_url,
+    "PBEM_MAX_MESSAGE_BYTES": _whole(1000),
+    "PBEM_RATE_LIMIT": _whole(1),
+    "PBEM_DIGEST_HOUR": _whole(0, 23),
+    "PBEM_AUTHSERV_ID": _no_spaces,
+    "PBEM_LOG_FORMAT": _optional(_one_of("text", "json")),
+    "PBEM_IMAP_HOST": _optional(lambda v: _domain(v.strip()) and "a host name, or empty for off"),
+    "PBEM_IMAP_PORT": _whole(1, 65535, optional=True),
+    "PBEM_IMAP_USER": _anything,
+    "PBEM_IMAP_PASSWORD": _anything,
+    "PBEM_IMAP_PASSWORD_FILE": _readable_file,
+    "PBEM_IMAP_FOLDER": _anything,
+    "PBEM_IMAP_SSL": _one_of("yes", "no", "true", "false", "on", "off", "1", "0"),
+    "PBEM_IMAP_INTERVAL": _whole(1, optional=True),
+}
+
+#: Values never repeated in a message: they are secrets.
+SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD")
+
+
+def validate(environ) -> list[str]:
+    """One sentence per PBEM_* variable whose value will not do; [] when all are fine."""
+    problems = []
+    for name, check in CHECKS.items():
+        value = environ.get(name)
+        if value is None:
+            continue  # the default
+        wanted = check(value)
+        if wanted:
+            shown = "(hidden)" if name in SECRET else repr(value)
+            problems.append(f"{name}={shown} cannot be used: wanted {wanted}.")
+    return problems
+
+
+def unknown_settings(environ) -> list[str]:
+    """A warning for each PBEM_* variable pbem does not read (a typo is otherwise silent:
+    PBEM_DATABSE_URL would leave the default database in use). PBEM_TEST_* are the
+    tests' own."""
+    warnings = []
+    for name in sorted(environ):
+        if name.startswith("PBEM_") and name not in CHECKS and not name.startswith("PBEM_TEST_"):
+            close = difflib.get_close_matches(name[5:], [c[5:] for c in CHECKS], n=1)
+            warnings.append(f"{name} is not a pbem setting and is ignored"
+                            + (f" (did you mean PBEM_{close[0]}?)" if close else ""))
+    return warnings
+
+
+def secret_path(workdir: str | Path) -> Path:
+    return Path(workdir) / "pbem-secret.key"
 
 
 def _file_text(path: str) -> str:
@@ -96,10 +258,37 @@ def local_secret(workdir: Path) -> str:
     Reply tokens must survive a restart, so a fresh machine gets one random key, written
     once, readable only by its owner.
     """
-    path = workdir / "pbem-secret.key"
+    path = secret_path(workdir)
     if path.exists():
         return path.read_text().strip()
     key = secrets.token_hex(32)
     path.touch(mode=0o600)
     path.write_text(key + "\n")
     return key
+
+
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """An environment file as systemd's EnvironmentFile= reads it: KEY=value a line, `#`
+    and `;` start comments, one pair of surrounding quotes is dropped, and nothing is
+    expanded (`$`, spaces and backslashes mean themselves). Raises SettingsError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError([f"cannot read the environment file {path}: "
+                             f"{getattr(error, 'strerror', None) or error}"]) from None
+    settings, problems = {}, []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        key, equals, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            problems.append(f"{path} line {number}: {line[:60]!r} is not KEY=value")
+            continue
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        settings[key] = value
+    if problems:
+        raise SettingsError(problems)
+    return settings

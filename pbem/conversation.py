@@ -40,7 +40,7 @@ from pbem.bots import is_bot
 from pbem.engines.base import CHANCE
 from pbem.mail import notify
 from pbem.mail.notify import Report
-from pbem.play import Table, actor_name
+from pbem.play import Happening, Table, actor_name
 from pbem.store import Comment, Move, Seat
 from pbem.timekeeping import display, ledger
 
@@ -109,6 +109,26 @@ def wait_began(table: Table, seat: int) -> bool:
         return True
     return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
     # ended its wait and a new one began (the last choice of a 6 nimmt! round)
+
+
+def waits_in_log(engine, start, moves, seat: int) -> int:
+    """How many times a finished game began to wait for `seat`, read ply by ply from its
+    move log (rows with `seat`, `text`, `state` and `visible`, from the start state on):
+    `wait_began`'s rule one ply at a time. The benchmark and the tests weigh the mails a
+    seat got against it; a write of several plies may begin fewer waits."""
+    count, state = int(seat in engine.to_act(start)), start
+    for move in moves:
+        before, after_state = engine.to_act(state), engine.from_json(move.state)
+        after = engine.to_act(after_state)
+        if seat in after and seat not in before:
+            count += 1
+        elif seat in after and move.seat == seat:  # its own decision: a new wait?
+            reveals = engine.reveals(state, seat, engine.parse(state, seat, move.text))
+            own = Happening(0, seat, move.text, {None: move.visible.get("public")},
+                            reveals, False, before, after)
+            count += seat in ledger.ended_waits([own], after)
+        state = after_state
+    return count
 
 
 def due_within_a_day(table: Table, seat: int) -> bool:

@@ -103,7 +103,7 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
         "id": game.id, "title": engine.title, "subject": notify.subject(table),
         "news": conversation.news(table, seat),
         "players": notify.players_line(table, seat),
-        "diagram": engine.text_diagram(engine.view(table.state, seat)).rstrip("\n"),
+        "diagram": engine.text_diagram(notify.named_view(table, seat)).rstrip("\n"),
         "status": notify.status(table, seat), "prompt": engine.prompt(table.state, seat),
         "since": controls.when(wait.since) if wait.since else "",
         "clock": display.clock_line(table, seat, now),  # their own time, and what is public

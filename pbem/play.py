@@ -179,6 +179,11 @@ class Table:
         Comment.create(game=self.game, ply=self.game.plies, seat=seat, text=text)
         self.said.append(seat)
 
+    def adjudicate(self, result: str, why: str, shares: list[Fraction]) -> None:
+        """The administrator ends the game: `shares` of the win by seat, `result` the
+        record's token for them; the record carries it with `why` as its Termination."""
+        self._finish(result, why, shares)
+
     def cancel(self, why: str) -> None:
         self.game.status, self.game.termination = "cancelled", why
         self.game.updated = utcnow()

@@ -3,6 +3,10 @@
 The facts that tell a stuck server from a quiet one: does the database answer, how much
 mail waits to go out and since when (a relay that refuses everything shows as a growing
 age), how many are being retried, how many games run, when mail last came in.
+
+`pbem status` only looks: a SQLite file is opened read-only and only if it exists, the
+schema is not migrated, and no secret key file is made, so a status run in the wrong
+directory or without the settings says what is missing instead of creating it.
 """
 
 from __future__ import annotations
@@ -12,9 +16,14 @@ from dataclasses import asdict, dataclass
 
 from peewee import DatabaseError, InterfaceError, fn
 
-from pbem.config import Config
+from pathlib import Path
+
+from peewee import SqliteDatabase
+
+from pbem.config import Config, secret_path
 from pbem.store import Game, Inbound, Outbox, open_database
-from pbem.store.models import utcnow
+from pbem.store.database import MIGRATIONS
+from pbem.store.models import database, utcnow
 
 
 @dataclass
@@ -42,15 +51,15 @@ def check() -> Status:
             database_ok=True,
             outbox_backlog=waiting.count(),
             outbox_retrying=waiting.where(Outbox.attempts > 0).count(),
-            oldest_undelivered_seconds=_age(now, oldest),
+            oldest_undelivered_seconds=seconds_since(now, oldest),
             running_games=Game.select().where(Game.status == "running").count(),
-            last_inbound_seconds=_age(now, last_in),
+            last_inbound_seconds=seconds_since(now, last_in),
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
 
 
-def _age(now: dt.datetime, then) -> int | None:
+def seconds_since(now: dt.datetime, then) -> int | None:
     if then is None:
         return None
     if isinstance(then, str):  # SQLite hands MIN()/MAX() of a date back as text
@@ -89,17 +98,74 @@ def _duration(seconds: int) -> str:
     return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
 
 
-def print_status(config: Config, out=print) -> int:
-    """`pbem status`: exit 0 when the database answers, 1 when it does not."""
-    try:
-        open_database(config.database_url, migrate=False)  # look, change nothing
-        status = check()
-    except (DatabaseError, InterfaceError, ValueError) as error:
-        status = Status(database_ok=False, database_error=_first_line(error))
+def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
+    """`pbem status`: exit 0 when the database answers, 1 when it does not (or is not
+    there). Creates nothing: see the module's docstring."""
     out(f"pbem for {config.address}, database {without_password(config.database_url)}")
+    missing = missing_sqlite_file(config.database_url)
+    if missing:
+        out(f"database:     MISSING: {missing}")
+        out(_secret_line(config, workdir))
+        return 1
+    status = _look(config.database_url)
     for line in describe(status):
         out(line)
+    if status.database_ok:
+        out(_schema_line())
+    out(_secret_line(config, workdir))
     return 0 if status.database_ok else 1
+
+
+def _look(url: str) -> Status:
+    try:
+        if url.startswith("sqlite:"):  # read-only: never a file, a schema or a WAL switch
+            path = Path(url.split("sqlite:///", 1)[1]).resolve()
+            database.initialize(SqliteDatabase(f"file:{path}?mode=ro", uri=True,
+                                               pragmas={"busy_timeout": 10_000}))
+        else:
+            open_database(url, migrate=False)
+        return check()
+    except (DatabaseError, InterfaceError, ValueError) as error:
+        return Status(database_ok=False, database_error=_first_line(error))
+
+
+def missing_sqlite_file(url: str) -> str:
+    """Why a SQLite database is not there ('' when it is, or for PostgreSQL)."""
+    if not url.startswith("sqlite:///"):
+        return ""
+    path = Path(url.split("sqlite:///", 1)[1]).resolve()
+    if path.is_file():
+        return ""
+    return (f"there is no database file {path} (nothing was created).\n"
+            f"              The first `pbem worker` or `pbem serve` creates it. If pbem runs "
+            f"already, these are not its settings:\n              run "
+            f"`pbem --env-file /etc/pbem/pbem.env status` in its directory (/var/lib/pbem)")
+
+
+def _schema_line() -> str:
+    known = sorted(p.stem for p in MIGRATIONS.glob("[0-9]*.py"))
+    try:
+        applied = {row[0] for row in database.execute_sql("SELECT name FROM pbem_schema")}
+    except (DatabaseError, InterfaceError) as error:
+        return f"schema:       UNKNOWN: {_first_line(error)}"
+    waiting = [name for name in known if name not in applied]
+    if not waiting:
+        return f"schema:       up to date ({len(known)} migrations)"
+    return (f"schema:       {len(waiting)} migration(s) not applied yet ({', '.join(waiting)}): "
+            f"the next start of pbem worker applies them")
+
+
+def _secret_line(config: Config, workdir: str | Path) -> str:
+    path = secret_path(workdir).resolve()
+    if config.secret_key:
+        try:
+            from_file = path.read_text().strip() == config.secret_key
+        except OSError:
+            from_file = False
+        return f"secret key:   from {path}" if from_file else "secret key:   from PBEM_SECRET_KEY"
+    return (f"secret key:   NONE: PBEM_SECRET_KEY is not set and there is no {path}\n"
+            f"              (nothing was created; the first `pbem worker` or `pbem serve` "
+            f"makes the file)")
 
 
 def without_password(url: str) -> str:

@@ -122,3 +122,31 @@ def test_help_lists_every_command_of_the_table_by_topic(players):
 
 def test_the_readme_lists_the_commands_as_the_table_does():
     assert readme_table() in README.read_text()
+
+
+def test_mails_name_the_players_beside_their_seats(mail_server, players):
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.mail.outbox import deliver_due
+    ann, ben, cat = players("ann", "ben", "cat")
+    start_game(mail_server, ENGINES["onix"], {}, [ann.address, ben.address, cat.address])
+    start_game(mail_server, ENGINES["baronoxx"], {}, [ann.address, ben.address, cat.address])
+    deliver_due(mail_server)
+    onix, oxx = (body(m).replace("\r\n", "\n") for m in ann.inbox[-2:])
+    assert "Players: P1 ann (you), P2 ben, P3 cat" in onix
+    assert "P1 ann (you)    0  " in onix and "P2 ben          0  " in onix
+    assert "Players: #1 ann (you), #2 ben, #3 cat" in oxx
+    assert "Seat        hand  deck  pile  points\n#1 ann you     4 " in oxx
+
+
+def test_the_end_of_a_game_names_the_players_in_the_engines_words():
+    from types import SimpleNamespace
+    from pbem.engines import ENGINES
+    from pbem.mail.notify import with_names
+    table = SimpleNamespace(names=["ann", "ben", "cat"], engine=ENGINES["baronoxx"],
+                            state=None)
+    assert (with_names(table, "the lowest score: #1 32, #2 28, #3 40")
+            == "the lowest score: #1 ann 32, #2 ben 28, #3 cat 40")
+    table.engine = ENGINES["onix"]
+    assert with_names(table, "P3 wins with 42 points; P1 38") == \
+        "P3 cat wins with 42 points; P1 ann 38"

@@ -65,13 +65,18 @@ def state_at(game_id, ply):
     return engine.from_json(Move.get((Move.game == game_id) & (Move.ply == ply)).state)
 
 
-def others_secret_lines(engine, state, seat, players):
+def diagram(engine, state, viewer, names):
+    """A seat's diagram as its mail draws it: its view, the players named (notify)."""
+    return engine.text_diagram({**engine.view(state, viewer), "names": names})
+
+
+def others_secret_lines(engine, state, seat, names):
     """Diagram lines that another seat's view has and neither `seat`'s nor the public's."""
     def lines(viewer):
-        return {line.strip() for line in engine.text_diagram(engine.view(state, viewer))
-                .splitlines() if line.strip()}
+        return {line.strip() for line in diagram(engine, state, viewer, names).splitlines()
+                if line.strip()}
     seen = lines(seat) | lines(None)
-    return {other: lines(other) - seen for other in range(players) if other != seat}
+    return {other: lines(other) - seen for other in range(len(names)) if other != seat}
 
 
 def assert_no_mail_shows_another_players_secrets(game_id, people):
@@ -93,10 +98,10 @@ def assert_no_mail_shows_another_players_secrets(game_id, people):
             ply = int(found[2])
             assert int(found[3]) == seat
             state = state_at(game_id, ply)
-            own = engine.text_diagram(engine.view(state, seat)).rstrip("\n")
+            own = diagram(engine, state, seat, names).rstrip("\n")
             assert own in mail, f"mail to {names[seat]} at ply {ply} lacks their own diagram"
             mail_lines = {line.strip() for line in mail.splitlines()}
-            for other, secrets in others_secret_lines(engine, state, seat, len(people)).items():
+            for other, secrets in others_secret_lines(engine, state, seat, names).items():
                 leaked = secrets & mail_lines
                 assert not leaked, f"{names[seat]} was shown {names[other]}'s {leaked}"
             for move in moves[:ply]:

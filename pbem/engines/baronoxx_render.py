@@ -86,13 +86,17 @@ def _wrapped(head: str, items: list[str], sep: str = "   ") -> list[str]:
 def _seats(view: dict) -> list[str]:
     over = view["phase"] == "over"
     you = view.get("you")
-    lines = [("Seat     hand  deck  pile  points  " + ("total" if view["match"]["games"] > 1
-                                                      else "")).rstrip()]
+    names = view.get("names")  # the server's, where it gave them
+    labels = [f"#{s + 1}{' ' + names[s] if names else ''}{' you' if s == you else ''}"
+              for s in range(view["players"])]
+    width = max([8] + [len(label) + 1 for label in labels])
+    lines = [(f"{'Seat':<{width}} hand  deck  pile  points  "
+              + ("total" if view["match"]["games"] > 1 else "")).rstrip()]
     for s in range(view["players"]):
         status = _status(view, s)
         total = f"{view['match']['totals'][s]:>5}" if view["match"]["games"] > 1 else ""
-        name = f"#{s + 1}{' you' if s == you else ''}"
-        lines.append(f"{name:<8}{view['hand_sizes'][s]:>5}{view['deck_sizes'][s]:>6}"
+        name = labels[s]
+        lines.append(f"{name:<{width}}{view['hand_sizes'][s]:>5}{view['deck_sizes'][s]:>6}"
                      f"{len(view['piles'][s]):>6}{view['points'][s]:>8}  {total}"
                      f"{'  ' + status if status else ''}".rstrip())
     if view["variant"] in ("2", "1+2"):

@@ -94,7 +94,9 @@ def _seat_line(view: dict, seat: int) -> str:
         marks.append("to play")
     mark = f" ({', '.join(marks)})" if marks else ""
     cart = " ".join(view["carts"][seat].ljust(3, "."))
-    return (f"{seat_name(seat)}{mark}: {_count(view['points'][seat], 'point')}, "
+    names = view.get("names")  # the server's, where it gave them
+    who = f"{seat_name(seat)} {names[seat]}" if names else seat_name(seat)
+    return (f"{who}{mark}: {_count(view['points'][seat], 'point')}, "
             f"{_count(view['hand_sizes'][seat], 'card')}, cart [{cart}]")
 
 

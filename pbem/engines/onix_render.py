@@ -21,7 +21,10 @@ STEPS = {"take": "to take a Gem", "place": "to place the cards taken",
 
 
 def seat_name(view: dict, seat: int) -> str:
-    return f"P{seat + 1}" + (" (you)" if seat == view.get("you") else "")
+    """`P2`, or `P2 ben` when the server put the players' names in the view."""
+    names = view.get("names")
+    name = f"P{seat + 1} {names[seat]}" if names else f"P{seat + 1}"
+    return name + (" (you)" if seat == view.get("you") else "")
 
 
 def status(view: dict) -> str:
@@ -46,10 +49,11 @@ def text_diagram(view: dict) -> str:
     lines = [f"Onix, {view['players']} players{mode}.",
              *textwrap.wrap(status(view), WIDTH), ""]
     lines += _circle(view)
-    lines += ["", "Player   Hoard  Collections (number: cards, bottom to top)"]
+    width = max([8] + [len(seat_name(view, s)) for s in range(view["players"])])
+    lines += ["", f"{'Player':<{width + 1}}Hoard  Collections (number: cards, bottom to top)"]
     for seat, collections in enumerate(view["collections"]):
         marker = ">" if seat == view["turn"] else " "
-        head = f"{marker}{seat_name(view, seat):<8} {view['hoards'][seat]:>4}  "
+        head = f"{marker}{seat_name(view, seat):<{width}} {view['hoards'][seat]:>4}  "
         lines += _wrapped(head, [f"{c['number']}:[{' '.join(c['cards'])}]"
                                  for c in collections] or ["(none)"])
     if view["retrieved"]:

@@ -8,6 +8,7 @@ seat)`, and the prompt is the engine's, so nobody reads what they may not see.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from notation.record import format_record
@@ -17,7 +18,7 @@ from pbem.engines.base import CHANCE
 from pbem.mail import compose
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
-from pbem.play import Table
+from pbem.play import Table, display_name
 
 
 @dataclass
@@ -64,7 +65,8 @@ def started_note(table: Table) -> str:
 def status(table: Table, viewer: int) -> str:
     game = table.game
     if game.status == "finished":
-        return f"Game over: {game.termination or 'the game has ended'}. Result: {game.result}"
+        why = with_names(table, game.termination) or "the game has ended"
+        return f"Game over: {why}. Result: {game.result}"
     if game.status == "cancelled":
         return f"Game cancelled: {game.termination}."
     if game.status == "inviting":
@@ -77,6 +79,27 @@ def status(table: Table, viewer: int) -> str:
         return f"Waiting for the answers to a reaction window (move #{table.next_ply})."
     names = [table.names[s] for s in sorted(shown) if s != CHANCE]
     return f"Waiting for {', '.join(names)} (move #{table.next_ply})."
+
+
+def with_names(table: Table, text: str) -> str:
+    """The engine's words with each seat's label followed by the player's name: "P3
+    wins" → "P3 cat wins", "#1 32, #2 28" → "#1 ann 32, #2 ben 28"."""
+    names = [display_name(name) for name in table.names]
+    labels = {table.engine.seat_label(table.state, seat): name
+              for seat, name in enumerate(names)}
+    if not text or not labels:
+        return text
+    pattern = re.compile(r"(?<![\w#])(" + "|".join(
+        re.escape(label) for label in sorted(labels, key=len, reverse=True)) + r")(?![\w])")
+    return pattern.sub(lambda found: f"{found.group(1)} {labels[found.group(1)]}", text)
+
+
+def named_view(table: Table, seat: int | None) -> dict:
+    """The seat's view, with the players' names for the diagram to write beside the seat
+    numbers ("P2 ben"); names are public, so no view loses a secret by it."""
+    view = table.engine.view(table.state, seat)
+    view["names"] = [display_name(name) for name in table.names]
+    return view
 
 
 def players_line(table: Table, seat: int) -> str:
@@ -93,7 +116,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     engine, game = table.engine, table.game
     finished = game.status == "finished"
     view_seat = None if finished else seat  # after the end, everything is shown
-    diagram = engine.text_diagram(engine.view(table.state, view_seat)) if table.state else ""
+    diagram = engine.text_diagram(named_view(table, view_seat)) if table.state else ""
     waits = game.status == "running" and seat in table.to_act
     prompt = engine.prompt(table.state, seat) if waits else ""
     identity = engine.identity(table.state, seat) if table.state is not None else None

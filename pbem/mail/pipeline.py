@@ -32,6 +32,7 @@ from pbem.mail.compose import LOOP_HEADER, ply_replied_to
 from pbem.mail.inbound import InboundMail, parse_mail, reply_text, robot_reason
 from pbem.mail.tokens import Route, confirm_token, read_route, reply_address
 from pbem.store import Inbound, Player, Request, Seat, transaction
+from pbem.store.models import Ban
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 
@@ -125,7 +126,11 @@ def drop_duplicate(intake: Intake) -> bool:
 
 
 def ignore_robots(intake: Intake) -> bool:
-    """Auto-replies, bounces, lists and our own mail coming back get no answer."""
+    """Auto-replies, bounces, lists and our own mail coming back get no answer; nor does
+    an address (or domain) the operator banned (`pbem admin ban`)."""
+    mail = intake.mail
+    if any(Ban.covers(address) for address in (mail.sender, mail.envelope_sender) if address):
+        return intake.stop("ignored: banned address")
     reason = robot_reason(intake.mail, LOOP_HEADER)
     return intake.stop(f"ignored: robot ({reason})") if reason else False
 

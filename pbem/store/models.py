@@ -194,5 +194,19 @@ class Address(BaseModel):
     created = DateTimeField(default=utcnow)
 
 
+class Ban(BaseModel):
+    """An address (or `@domain`) whose mail is dropped unanswered (`pbem admin ban`)."""
+    address = CharField(unique=True)  # lower-case: alice@example.org, or @example.org
+    reason = TextField(default="")
+    created = DateTimeField(default=utcnow)
+
+    @classmethod
+    def covers(cls, sender: str) -> bool:
+        """Whether mail from `sender` is banned, by its address or its whole domain."""
+        sender = sender.lower()
+        domain = "@" + sender.rpartition("@")[2]
+        return cls.select().where(cls.address.in_([sender, domain])).exists()
+
+
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address)
+          TimeControl, Clock, Vacation, Address, Ban)

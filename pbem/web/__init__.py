@@ -17,6 +17,7 @@ from pbem.web.archive import archive
 from pbem.web.exports import exports
 from pbem.web.game_page import game_page
 from pbem.web.health import health_check
+from pbem.web.metrics import metrics
 from pbem.web.rules import rules
 
 home = Blueprint("home", __name__)
@@ -41,6 +42,7 @@ def create_app(config: Config) -> Flask:
     app.config["PBEM"] = config
     app.register_blueprint(home)
     app.register_blueprint(health_check)  # /healthz, for monitors and load balancers
+    app.register_blueprint(metrics)  # /metrics, for Prometheus
     app.register_blueprint(exports)  # records, SGF, SVG, print pages, zip
     app.register_blueprint(archive)  # /games, /players/<id>: the archive's lists
     app.register_blueprint(game_page)  # /games/<id>: one game, any ply

@@ -10,9 +10,11 @@ costs one request at most. Mail in and the scheduler run elsewhere, in `pbem wor
 
 from __future__ import annotations
 
+import sys
+
 from flask import Flask
 
-from pbem.config import Config
+from pbem.config import Config, SettingsError
 from pbem.logs import install_logging
 from pbem.store import database, open_database
 from pbem.web import create_app
@@ -33,4 +35,15 @@ def create_wsgi_app(config: Config) -> Flask:
     return app
 
 
-app = create_wsgi_app(Config.from_environment())
+def _config() -> Config:
+    """The settings; a bad one stops gunicorn with its name and no traceback (exit 78,
+    which the unit's RestartPreventExitStatus= does not restart for)."""
+    try:
+        return Config.from_environment()
+    except SettingsError as error:
+        print("pbem: the settings cannot be used:\n  " + "\n  ".join(error.problems),
+              file=sys.stderr)
+        raise SystemExit(78) from None
+
+
+app = create_wsgi_app(_config())
