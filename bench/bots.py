@@ -72,7 +72,7 @@ def memory() -> None:
             decide(engine, state, seat, level, seed="m", ply=30)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-            figures.append(f"{level} {peak / 1e6:.1f} MB")
+            figures.append(f"{level} {peak / 1e3:.0f} kB")
         print(f"   {game}: peak memory of one decision: {', '.join(figures)}")
 
 
