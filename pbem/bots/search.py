@@ -28,7 +28,8 @@ from pbem.engines.base import CHANCE, Decision, Engine, State
 #: (all iterations together, so a long game gets fewer, longer playouts), so the same
 #: seed gives the same decision on a busy machine and an idle one.
 BUDGETS = {"easy": (0.08, 0.5), "normal": (0.4, 1.2), "hard": (1.2, 2.0)}
-#: What a simulated ply costs, in µs on one core (measured: bench/bots.py).
+#: What a simulated ply costs, in µs on one core (bench/engines.py measures playouts;
+#: bench/bots.py shows whether a level stays inside its cap).
 PLY_COST = {"onix": 100, "baronoxx": 50, "gemforge": 55}
 EXPLORATION = 0.7
 #: A playout longer than this (a game that drags on) scores every seat its fair share.
