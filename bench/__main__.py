@@ -1,9 +1,10 @@
 """`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end, the
-web archive, then the mail a player gets in a whole game) and print its figures."""
+web archive, the mail a player gets in a whole game, then hostile mail) and print its
+figures."""
 
 import argparse
 
-from bench import conversation, engines, mail, web
+from bench import conversation, engines, hostile, mail, web
 
 
 def main() -> None:
@@ -15,6 +16,7 @@ def main() -> None:
     mail.run(args.seconds)
     web.run(args.seconds)
     conversation.run(games=1)
+    hostile.run(args.seconds)
 
 
 main()

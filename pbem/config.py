@@ -34,6 +34,12 @@ class Config:
     smtp_listen: str = "127.0.0.1:2525"          # PBEM_SMTP_LISTEN: mail in ('' = off)
     lmtp_listen: str = ""                        # PBEM_LMTP_LISTEN: mail in from an MTA
     smtp_relay: str = ""                         # PBEM_SMTP_RELAY: mail out (host:port)
+    smtp_tls: str = ""                           # PBEM_SMTP_TLS: starttls, tls or no ('' = by port)
+    smtp_user: str = ""                          # PBEM_SMTP_USER: AUTH at the relay ('' = none)
+    smtp_password: str = ""                      # PBEM_SMTP_PASSWORD (or _PASSWORD_FILE)
+    smtp_ca_file: str = ""                       # PBEM_SMTP_CA_FILE: CAs for the relay's cert
+    max_connections: int = 100                   # PBEM_MAX_CONNECTIONS: per listener
+    max_connections_per_client: int = 20         # PBEM_MAX_CONNECTIONS_PER_CLIENT
     maildir: str = "mail"                        # PBEM_MAILDIR: mail out when no relay
     base_url: str = ""                           # PBEM_BASE_URL: links in mail
     max_message_bytes: int = 1_000_000           # PBEM_MAX_MESSAGE_BYTES
@@ -48,6 +54,15 @@ class Config:
     imap_folder: str = "INBOX"                   # PBEM_IMAP_FOLDER: where pbem's mail lands
     imap_ssl: bool = True                        # PBEM_IMAP_SSL: IMAP over TLS (port 993)
     imap_interval: int = 60                      # PBEM_IMAP_INTERVAL: seconds between polls
+    # Hostile mail (pbem.mail.limits, pbem.mail.retention): mail to addresses that never
+    # confirmed, error replies, and how long raw mail is kept.
+    invitations_per_day: int = 20                # PBEM_INVITATIONS_PER_DAY: per inviter
+    invitations_total_per_day: int = 200         # PBEM_INVITATIONS_TOTAL_PER_DAY
+    unconfirmed_per_hour: int = 100              # PBEM_UNCONFIRMED_MAIL_PER_HOUR: all told
+    error_replies_per_hour: int = 5              # PBEM_ERROR_REPLIES_PER_HOUR: per address
+    keep_unanswered_days: int = 7                # PBEM_KEEP_UNANSWERED_DAYS: strangers' …
+    keep_player_days: int = 365                  # PBEM_KEEP_PLAYER_MAIL_DAYS
+    keep_sent_days: int = 30                     # PBEM_KEEP_SENT_MAIL_DAYS: delivered mail
 
     @property
     def address(self) -> str:
@@ -75,6 +90,14 @@ class Config:
             smtp_listen=get("PBEM_SMTP_LISTEN", cls.smtp_listen),
             lmtp_listen=get("PBEM_LMTP_LISTEN", cls.lmtp_listen),
             smtp_relay=get("PBEM_SMTP_RELAY", cls.smtp_relay),
+            smtp_tls=get("PBEM_SMTP_TLS", cls.smtp_tls).strip().lower(),
+            smtp_user=get("PBEM_SMTP_USER", cls.smtp_user),
+            smtp_password=(get("PBEM_SMTP_PASSWORD")
+                           or _file_text(get("PBEM_SMTP_PASSWORD_FILE", ""))),
+            smtp_ca_file=get("PBEM_SMTP_CA_FILE", cls.smtp_ca_file).strip(),
+            max_connections=int(get("PBEM_MAX_CONNECTIONS") or cls.max_connections),
+            max_connections_per_client=int(get("PBEM_MAX_CONNECTIONS_PER_CLIENT")
+                                           or cls.max_connections_per_client),
             maildir=get("PBEM_MAILDIR", cls.maildir),
             base_url=get("PBEM_BASE_URL", cls.base_url),
             max_message_bytes=int(get("PBEM_MAX_MESSAGE_BYTES", cls.max_message_bytes)),
@@ -90,6 +113,7 @@ class Config:
             imap_folder=get("PBEM_IMAP_FOLDER") or cls.imap_folder,
             imap_ssl=get("PBEM_IMAP_SSL", "yes").strip().lower() not in ("0", "no", "false", "off"),
             imap_interval=max(int(get("PBEM_IMAP_INTERVAL") or cls.imap_interval), 1),
+            **_hostile_settings(get),
         )
         if not config.secret_key and (make_secret or secret_path(workdir).exists()):
             config = replace(config, secret_key=local_secret(Path(workdir)))
@@ -210,10 +234,24 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_IMAP_FOLDER": _anything,
     "PBEM_IMAP_SSL": _one_of("yes", "no", "true", "false", "on", "off", "1", "0"),
     "PBEM_IMAP_INTERVAL": _whole(1, optional=True),
+    "PBEM_SMTP_TLS": _optional(_one_of("starttls", "tls", "no")),
+    "PBEM_SMTP_USER": _anything,
+    "PBEM_SMTP_PASSWORD": _anything,
+    "PBEM_SMTP_PASSWORD_FILE": _readable_file,
+    "PBEM_SMTP_CA_FILE": _readable_file,
+    "PBEM_MAX_CONNECTIONS": _whole(1, optional=True),
+    "PBEM_MAX_CONNECTIONS_PER_CLIENT": _whole(1, optional=True),
+    "PBEM_INVITATIONS_PER_DAY": _whole(0),
+    "PBEM_INVITATIONS_TOTAL_PER_DAY": _whole(0),
+    "PBEM_UNCONFIRMED_MAIL_PER_HOUR": _whole(0),
+    "PBEM_ERROR_REPLIES_PER_HOUR": _whole(0),
+    "PBEM_KEEP_UNANSWERED_DAYS": _whole(1),
+    "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1),
+    "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1),
 }
 
 #: Values never repeated in a message: they are secrets.
-SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD")
+SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD")
 
 
 def validate(environ) -> list[str]:
@@ -245,6 +283,21 @@ def unknown_settings(environ) -> list[str]:
 
 def secret_path(workdir: str | Path) -> Path:
     return Path(workdir) / "pbem-secret.key"
+
+
+HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
+           "invitations_total_per_day": "PBEM_INVITATIONS_TOTAL_PER_DAY",
+           "unconfirmed_per_hour": "PBEM_UNCONFIRMED_MAIL_PER_HOUR",
+           "error_replies_per_hour": "PBEM_ERROR_REPLIES_PER_HOUR",
+           "keep_unanswered_days": "PBEM_KEEP_UNANSWERED_DAYS",
+           "keep_player_days": "PBEM_KEEP_PLAYER_MAIL_DAYS",
+           "keep_sent_days": "PBEM_KEEP_SENT_MAIL_DAYS"}
+
+
+def _hostile_settings(get) -> dict[str, int]:
+    """The limits and retention days (checked in CHECKS: whole numbers; days at least 1)."""
+    return {name: int(get(variable) or getattr(Config, name))
+            for name, variable in HOSTILE.items()}
 
 
 def _file_text(path: str) -> str:

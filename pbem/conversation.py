@@ -107,8 +107,9 @@ def wait_began(table: Table, seat: int) -> bool:
         return True
     if any(seat not in h.waiting_after for h in table.happenings):
         return True
-    return seat in ledger.ended_waits(table.happenings, table.to_act)  # its own decision
-    # ended its wait and a new one began (the last choice of a 6 nimmt! round)
+    # Its own decision ended its wait and a new one began (the last choice of a 6 nimmt!
+    # round, the last answer of a window before its own turn): the clocks' rule.
+    return seat in ledger.ended_waits(table.happenings, table.to_act)
 
 
 def waits_in_log(engine, start, moves, seat: int) -> int:

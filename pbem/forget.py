@@ -73,7 +73,7 @@ def _erase(address: str, game_ids: list[int]) -> None:
     # A move keeps the Message-ID it came in (its source); one that names them goes.
     Move.update(source="mail").where(Move.source.contains(address)).execute()
     sent = Outbox.select(Outbox.id, Outbox.game, Outbox.recipient, Outbox.message).where(
-        Outbox.sent.is_null(False))
+        Outbox.sent.is_null(False) | Outbox.failed.is_null(False))  # failed: given up
     for row in sent.iterator():
         if (row.recipient == address or row.game_id in game_ids
                 or needle in bytes(row.message).lower()):

@@ -3,7 +3,8 @@
 Deliver the outbox, every 30 seconds for retries, and at once whenever new mail was
 queued (`kick_delivery`), so players never wait long for an answer. Every few minutes,
 and at start (a day missed while the server was down is caught up), queue the daily
-digests that are due (pbem.digest); every hour, expire old confirmation requests; with
+digests that are due (pbem.digest); every hour, expire old confirmation requests and
+prune the raw mail and delivered outbox rows past their retention (pbem.mail.retention); with
 PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.mail.imap); every
 minute, send the reminders and act on the timeouts and vacations' ends that are due
 (pbem.timekeeping.deadlines); every 5 seconds, and at once after mail came in
@@ -25,12 +26,14 @@ from pbem.digest import send_digests
 from pbem.mail.confirmations import expire_confirmations
 from pbem.mail.imap import imap_configured, poll_mailbox
 from pbem.mail.outbox import deliver_due
+from pbem.mail.retention import prune
 from pbem.timekeeping.deadlines import run_due
 
 log = logging.getLogger(__name__)
 DELIVERY_JOB = "deliver-outbox"
 DIGEST_JOB, CONFIRM_JOB = "daily-digests", "expire-confirmations"
 IMAP_JOB = "poll-imap"
+PRUNE_JOB = "prune-mail"
 DEADLINE_JOB = "deadlines"
 BOT_JOB = "bot-moves"
 
@@ -50,6 +53,8 @@ class Scheduler:
                                coalesce=True, max_instances=1,
                                next_run_time=dt.datetime.now(dt.timezone.utc))
         self.scheduler.add_job(self.expire, "interval", hours=1, id=CONFIRM_JOB,
+                               coalesce=True, max_instances=1)
+        self.scheduler.add_job(self.prune, "interval", hours=1, id=PRUNE_JOB,
                                coalesce=True, max_instances=1)
         # Reminders, timeouts and vacations' ends: due rows of the clock table, claimed
         # one by one (pbem.timekeeping.deadlines); at start too, to catch up after a stop.
@@ -82,9 +87,18 @@ class Scheduler:
 
     def expire(self) -> None:
         try:
-            expire_confirmations()
+            expire_confirmations(keep_days=self.config.keep_unanswered_days)
         except Exception:  # the next run tries again
             log.exception("expiring confirmation requests failed")
+
+    def prune(self) -> None:
+        try:
+            emptied, deleted = prune(self.config)
+            if emptied or deleted:
+                log.info("pruned the raw bytes of %d inbound mails and %d delivered mails",
+                         emptied, deleted)
+        except Exception:  # the next run tries again; nothing is lost by waiting
+            log.exception("pruning old mail failed")
 
     def deadlines(self) -> None:
         try:

@@ -21,9 +21,13 @@ from pathlib import Path
 from peewee import SqliteDatabase
 
 from pbem.config import Config, secret_path
+from pbem.mail import refusals
 from pbem.store import Game, Inbound, Outbox, open_database
 from pbem.store.database import MIGRATIONS
 from pbem.store.models import database, utcnow
+
+
+GIVEN_UP_DAYS = 7  # mail given up on shows in the status this long
 
 
 @dataclass
@@ -35,6 +39,10 @@ class Status:
     oldest_undelivered_seconds: int | None = None  # age of the oldest; None: none waits
     running_games: int | None = None
     last_inbound_seconds: int | None = None  # since the last mail came in; None: never
+    outbox_given_up: int | None = None  # refused for good (5xx) in the last GIVEN_UP_DAYS
+    refusals_last_day: dict | None = None  # mail in refused by the sender checks, by reason
+    unconfirmed_mail_last_hour: int | None = None  # mail to never-confirmed addresses
+    unconfirmed_capped_last_day: int | None = None  # mails unanswered for the hourly cap
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -44,7 +52,9 @@ def check() -> Status:
     """Ask the open database; a database that does not answer is a Status, not an error."""
     try:
         now = utcnow()
-        waiting = Outbox.select().where(Outbox.sent.is_null())
+        waiting = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
+        given_up = Outbox.select().where(
+            Outbox.failed >= now - dt.timedelta(days=GIVEN_UP_DAYS)).count()
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
         last_in = Inbound.select(fn.MAX(Inbound.received)).scalar()
         return Status(
@@ -54,9 +64,21 @@ def check() -> Status:
             oldest_undelivered_seconds=seconds_since(now, oldest),
             running_games=Game.select().where(Game.status == "running").count(),
             last_inbound_seconds=seconds_since(now, last_in),
+            outbox_given_up=given_up,
+            refusals_last_day=refusals.recent(),
+            **_unconfirmed(now),
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
+
+
+def _unconfirmed(now: dt.datetime) -> dict[str, int]:
+    """Mail to addresses that never confirmed (pbem.mail.limits): the cannon's gauge."""
+    from pbem.mail.limits import CAP_REACHED, unconfirmed_mail_last_hour
+    capped = Inbound.select().where((Inbound.received >= now - dt.timedelta(days=1))
+                                    & (Inbound.outcome == CAP_REACHED)).count()
+    return {"unconfirmed_mail_last_hour": unconfirmed_mail_last_hour(now),
+            "unconfirmed_capped_last_day": capped}
 
 
 def seconds_since(now: dt.datetime, then) -> int | None:
@@ -83,9 +105,28 @@ def describe(status: Status) -> list[str]:
         f"outbox:       {status.outbox_backlog} waiting"
         + (f", {status.outbox_retrying} being retried" if status.outbox_retrying else ""),
         f"oldest mail:  {'none waiting' if oldest is None else _duration(oldest) + ' old'}",
+        *_transport_lines(status),
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
+        f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
+        f"last hour"
+        + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
+           f"day (PBEM_UNCONFIRMED_MAIL_PER_HOUR)" if status.unconfirmed_capped_last_day
+           else ""),
     ]
+
+
+def _transport_lines(status: Status) -> list[str]:
+    """Mail refused on the way out and on the way in, when there is any."""
+    lines = []
+    if status.outbox_given_up:
+        lines.append(f"given up:     {status.outbox_given_up} mail(s) in {GIVEN_UP_DAYS} days "
+                     f"(refused for good, or undelivered for 5 days): see last_error in "
+                     f"the outbox")
+    if status.refusals_last_day:
+        counts = ", ".join(f"{reason} {n}" for reason, n in status.refusals_last_day.items())
+        lines.append(f"refused in:   {counts} (last 24 h; README: PBEM_AUTHSERV_ID)")
+    return lines
 
 
 def _duration(seconds: int) -> str:

@@ -69,6 +69,25 @@ def mail_server(config, sink):
 
 
 @pytest.fixture
+def server_with(mail_server, sink):
+    """A second listener of the same server with some settings changed:
+    `config, person = server_with(rate_limit=3)`; `person('alice')` writes to it."""
+    from pbem.mail.listener import start_listener
+    from pbem.mail.outbox import deliver_due
+    listeners = []
+
+    def start(**changes):
+        config = replace(mail_server, smtp_listen=f"127.0.0.1:{free_port()}", **changes)
+        listeners.append(start_listener(config, config.smtp_listen,
+                                        after_receive=lambda: deliver_due(config)))
+        port = int(config.smtp_listen.rsplit(":", 1)[1])
+        return config, lambda name: Player(f"{name}@example.org", sink, port, config.domain)
+    yield start
+    for listener in listeners:
+        listener.stop()
+
+
+@pytest.fixture
 def players(mail_server, sink):
     """players('alice', 'bob') -> Player objects at example.org who send to the server."""
     port = int(mail_server.smtp_listen.rsplit(":", 1)[1])

@@ -19,12 +19,15 @@ as `nobody`, standing in for the units' `pbem` user, since Postfix's pipe refuse
 
 from __future__ import annotations
 
+import atexit
 import email
 import email.policy
+import email.utils
 import json
 import os
 import pwd
 import re
+import secrets
 import shlex
 import shutil
 import signal
@@ -98,6 +101,17 @@ def tail(path: Path, lines: int = 40) -> str:
         return f"--- {path}: {error} ---"
 
 
+def terminate(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it has not ended 20 s later."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 # --- the operator's files from deploy/, with the operator's values replaced -------------
 
 @dataclass
@@ -123,7 +137,7 @@ class Site:
 
     @property
     def install(self) -> Path:
-        return self.root / "opt-pbem"  # /opt/pbem: the checkout with its .venv
+        return self.root / "opt-pbem"  # /opt/pbem: deploy/ and the .venv pbem is installed in
 
     def substitutions(self) -> list[tuple[str, str]]:
         # Longest first, so a path is replaced before a shorter one it contains.
@@ -164,33 +178,56 @@ class Site:
 
 
 def install_pbem(site: Site) -> None:
-    """/opt/pbem for the service user: deploy/ and a .venv whose commands run this checkout.
+    """/opt/pbem as an operator installs it: a virtualenv with pbem pip-installed from a
+    wheel built from this checkout's files (its dependencies from pip's usual sources, at
+    the versions the tests run with), and deploy/ beside it.
 
-    The test's own virtualenv may rest on an interpreter the service user cannot reach
-    (pyenv under /root), so the install gets a virtualenv of its own from one it can run,
-    of the same Python version, that imports the test virtualenv's packages as a site
-    directory. An operator simply installs pbem into /opt/pbem/.venv.
+    Nothing in it points back into the checkout, which the service user may not be able
+    to read (a clone under /root, or in `mktemp -d`). It is built once per test run, in a
+    scratch directory the service user can read, and each site's /opt/pbem links to it.
     """
+    if "opt" not in _INSTALLED:
+        _INSTALLED["opt"] = _build_install()
+    site.install.symlink_to(_INSTALLED["opt"], target_is_directory=True)
+
+
+_INSTALLED: dict[str, Path] = {}  # built once per test run (install_pbem)
+
+
+def _build_install() -> Path:
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     interpreter = next((c for c in (sys._base_executable, f"/usr/bin/python{version}",
                                     f"/usr/local/bin/python{version}")
                         if _runs_as_service_user(c)), None)
     if interpreter is None:
         raise ServiceFailed(f"no Python {version} that {SERVICE_USER} may run")
-    venv = site.install / ".venv"
-    subprocess.run([interpreter, "-m", "venv", "--without-pip", str(venv)], check=True,
-                   capture_output=True, timeout=120)
-    packages = next(Path(sys.prefix).glob("lib/python*/site-packages"))
-    own = next(venv.glob("lib/python*/site-packages"))
-    (own / "pbem-checkout.pth").write_text(
-        f"import site; site.addsitedir({str(packages)!r}); site.addsitedir({str(REPO)!r})\n")
-    for name, entry in (("pbem", "pbem.cli:main"), ("gunicorn", "gunicorn.app.wsgiapp:run")):
-        module, function = entry.split(":")
-        script = venv / "bin" / name
-        script.write_text(f"#!{venv}/bin/python\nimport sys\nfrom {module} import {function}\n"
-                          f"sys.exit({function}())\n")
-        script.chmod(0o755)
-    shutil.copytree(DEPLOY, site.install / "deploy")  # a checkout has it, not a link
+    root = scratch_directory("pbem-opt-")
+    atexit.register(shutil.rmtree, root, True)
+    # The wheel is built from a copy of the files, so the checkout gets no build/ and
+    # the build sees what is in the working tree, committed or not.
+    sources = root / "source"
+    shutil.copytree(REPO, sources, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache"))
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root / "wheel"),
+          str(sources)], "building pbem's wheel")
+    shutil.rmtree(sources)
+    (wheel,) = (root / "wheel").glob("pbem-*.whl")
+    constraints = root / "constraints.txt"
+    constraints.write_text(_run([sys.executable, "-m", "pip", "freeze", "--exclude-editable"],
+                                "listing the tests' packages"))
+    _run([interpreter, "-m", "venv", str(root / ".venv")], "making /opt/pbem/.venv")
+    _run([str(root / ".venv" / "bin" / "python"), "-m", "pip", "install", "-q",
+          "-c", str(constraints), str(wheel)], "pip install of pbem's wheel into /opt/pbem")
+    shutil.copytree(DEPLOY, root / "deploy")  # a checkout has it beside the .venv
+    return root
+
+
+def _run(command: list[str], what: str) -> str:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd="/")
+    if done.returncode != 0:
+        raise ServiceFailed(f"{what} failed ({done.returncode}): {' '.join(command)}\n"
+                            f"{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    return done.stdout
 
 
 def _runs_as_service_user(interpreter: str) -> bool:
@@ -339,17 +376,10 @@ service anvil {{
         return client
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.process.terminate()  # the master stops its children, then itself
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-        self.errors.close()
+        if self.process is not None:
+            terminate(self.process)  # Dovecot's master stops its children, then itself
+            self.process = None
+            self.errors.close()
 
 
 # --- Postfix: the MTA in front of pbem -----------------------------------------------------
@@ -611,6 +641,118 @@ class PbemService:
         return done
 
 
+# --- DNS and OpenDMARC: the sender checks of PBEM_AUTHSERV_ID ------------------------------
+
+class LoopbackDNS:
+    """An authoritative DNS server for the test domains on port 53 of a loopback address
+    of its own: TXT records (SPF, DMARC) from `records`; a name it does not hold is
+    NXDOMAIN. Just enough of RFC 1035 for OpenDMARC's lookups."""
+
+    def __init__(self, records: dict[str, list[str]]):
+        self.records = {name.lower().rstrip("."): texts for name, texts in records.items()}
+        self.address = f"127.53.{secrets.randbelow(250) + 1}.{secrets.randbelow(250) + 1}"
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.socket.bind((self.address, 53))
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.questions: list[tuple[str, int]] = []
+
+    def start(self) -> "LoopbackDNS":
+        self.thread.start()
+        return self
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                query, client = self.socket.recvfrom(4096)
+            except OSError:  # closed by stop()
+                return
+            try:
+                self.socket.sendto(self.answer(query), client)
+            except (OSError, ValueError, IndexError):
+                continue
+
+    def answer(self, query: bytes) -> bytes:
+        labels, offset = [], 12
+        while query[offset]:
+            length = query[offset]
+            labels.append(query[offset + 1:offset + 1 + length].decode("ascii").lower())
+            offset += 1 + length
+        qtype = int.from_bytes(query[offset + 1:offset + 3], "big")
+        question = query[12:offset + 5]
+        name = ".".join(labels)
+        self.questions.append((name, qtype))
+        texts = self.records.get(name)
+        answers = b""
+        if texts is not None and qtype in (16, 255):  # TXT, ANY
+            for text in texts:
+                data = bytes([len(text)]) + text.encode("ascii")
+                answers += (b"\xc0\x0c" + (16).to_bytes(2, "big") + (1).to_bytes(2, "big")
+                            + (60).to_bytes(4, "big") + len(data).to_bytes(2, "big") + data)
+        rcode = 3 if texts is None else 0  # NXDOMAIN, or NOERROR (perhaps no answer)
+        flags = 0x8400 | (query[2] & 0x01) << 8 | rcode  # response, authoritative, RD copied
+        count = answers.count(b"\xc0\x0c") if answers else 0
+        header = (query[:2] + flags.to_bytes(2, "big") + (1).to_bytes(2, "big")
+                  + count.to_bytes(2, "big") + bytes(4))
+        return header + question + answers
+
+    def stop(self) -> None:
+        self.socket.close()
+
+
+class OpenDMARC:
+    """deploy/opendmarc/opendmarc.conf as installed, with the operator's values replaced,
+    run in the foreground; its resolver is the LoopbackDNS (a mount namespace of its own
+    with its own /etc/resolv.conf: nothing else on the machine is touched)."""
+
+    def __init__(self, site: Site, authserv_id: str, dns: LoopbackDNS):
+        self.site, self.dns = site, dns
+        self.root = site.root / "opendmarc"
+        self.port = free_port()
+        self.authserv_id = authserv_id
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> "OpenDMARC":
+        if shutil.which("opendmarc") is None:
+            raise ServiceFailed("OpenDMARC is not installed (apt-get install opendmarc)")
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.root.chmod(0o777)  # it writes its pid file after switching to the user
+        conf = self.site.deployed("opendmarc/opendmarc.conf")
+        for operator_value, here in (("mx.example.org", self.authserv_id),
+                                     ("inet:8893@127.0.0.1", f"inet:{self.port}@127.0.0.1"),
+                                     ("/run/opendmarc/opendmarc.pid",
+                                      str(self.root / "opendmarc.pid")),
+                                     ("UserID opendmarc", f"UserID {SERVICE_USER}"),
+                                     ("Syslog true", "Syslog false")):
+            if operator_value not in conf:
+                raise AssertionError(f"deploy/opendmarc/opendmarc.conf has no {operator_value}")
+            conf = conf.replace(operator_value, here)
+        (self.root / "opendmarc.conf").write_text(conf)
+        (self.root / "resolv.conf").write_text(f"nameserver {self.dns.address}\n")
+        self.errors = open(self.root / "opendmarc.err", "wb")
+        script = (f"mount --bind {self.root / 'resolv.conf'} /etc/resolv.conf && "
+                  f"exec opendmarc -f -c {self.root / 'opendmarc.conf'}")
+        self.process = subprocess.Popen(["unshare", "--mount", "sh", "-c", script],
+                                        stdout=self.errors, stderr=subprocess.STDOUT)
+        try:
+            wait_for(lambda: self.process.poll() is not None or listening(self.port),
+                     "OpenDMARC to listen", log=self.log)
+        except AssertionError as error:
+            self.stop()
+            raise ServiceFailed(str(error)) from None
+        if self.process.poll() is not None:
+            raise ServiceFailed(f"OpenDMARC exited with {self.process.returncode}\n{self.log()}")
+        return self
+
+    def log(self) -> str:
+        return tail(self.root / "opendmarc.err")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            terminate(self.process)
+            self.process = None
+            self.errors.close()
+
+
 # --- players: write to Postfix, read from Dovecot ------------------------------------------
 
 @dataclass
@@ -620,6 +762,7 @@ class MailPlayer:
     postfix: Postfix
     dovecot: Dovecot
     sent: int = 0
+    source: str = "127.0.0.1"  # the address the player's mail server sends from
 
     def mailbox(self) -> list[EmailMessage]:
         """Every message in the INBOX, oldest first (read without marking it seen)."""
@@ -638,23 +781,32 @@ class MailPlayer:
         return wait_for(find, what or f"mail to {self.address} saying {text!r}",
                         log=self.postfix.log)
 
-    def reply(self, text: str, to: EmailMessage, headers: dict[str, str] | None = None
+    def reply(self, text: str, to: EmailMessage, headers: dict[str, str] | None = None,
+              cc: str | None = None, sender: str | None = None,
+              to_address: str | None = None, envelope_sender: str | None = None
               ) -> EmailMessage:
         """Answer `to` as a mail client does: to its Reply-To, the original quoted
-        (`headers`: more, written first, as a forger would put them)."""
+        (`headers`: more, written first, as a forger would put them; `cc`: a Reply-All's
+        other address; `sender`: a From other than the player's, as a forger writes it;
+        `to_address`: instead of the Reply-To; `envelope_sender`: MAIL FROM, if not the
+        From)."""
         self.sent += 1
         message = EmailMessage()
         for name, value in (headers or {}).items():
             message[name] = value
-        message["From"] = self.address
-        message["To"] = to["Reply-To"]
+        message["From"] = sender or self.address
+        message["To"] = to_address or to["Reply-To"]
+        if cc:
+            message["Cc"] = cc
         message["Subject"] = "Re: " + to["Subject"]
         message["Message-ID"] = f"<{self.sent}.{self.address}@{PLAYERS_DOMAIN}>"
+        message["Date"] = email.utils.formatdate()
         message["In-Reply-To"] = to["Message-ID"]
         quoted = "\n".join("> " + line for line in body(to).splitlines()[:6])
         message.set_content(f"{text}\n\nOn Monday, pbem wrote:\n{quoted}\n")
-        with smtplib.SMTP("127.0.0.1", self.postfix.port, timeout=30) as smtp:
-            smtp.send_message(message)
+        with smtplib.SMTP("127.0.0.1", self.postfix.port, timeout=30,
+                          source_address=(self.source, 0)) as smtp:
+            smtp.send_message(message, from_addr=envelope_sender)
         return message
 
 

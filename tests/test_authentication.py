@@ -3,7 +3,8 @@ the Authentication-Results header a Postfix with OpenDMARC would add, fed to the
 
 A move is played only when the topmost header of our MTA's authserv-id does not say
 dmarc=fail; a header the sender wrote lower down, or one from another server, counts for
-nothing. A refused mail is never answered (no outbox row), and its outcome is stored.
+nothing. A refused mail is never answered, and its outcome is stored; the one mail it
+may cause goes to the seat's registered address (tests/test_refusals.py says more).
 """
 
 from dataclasses import replace
@@ -42,6 +43,12 @@ def alice_plays_f6(to: str, headers: str, number: int = 1) -> bytes:
             f"F6\r\n").encode()
 
 
+def notified(before_outbox: int) -> list[str]:
+    """Whom the mails queued since `before_outbox` go to."""
+    return [m.recipient for m in Outbox.select().where(Outbox.id > before_outbox)
+            .order_by(Outbox.id)]
+
+
 def played(before_outbox: int) -> tuple[list[str], int]:
     """The moves in the log, and how many mails were queued since `before_outbox`."""
     return [m.text for m in Move.select().where(Move.seat >= 0)], \
@@ -67,7 +74,8 @@ def test_dmarc_fail_is_refused_unanswered_and_recorded(checked):
         f"Authentication-Results: {MTA}; dmarc=fail (p=reject dis=reject) "
         f"header.from=example.org\r\n")))
     assert outcome == f"ignored: DMARC fail for example.org at {MTA}"
-    assert played(outbox) == ([], 0)
+    assert played(outbox)[0] == []
+    assert notified(outbox) == ["alice@example.org"]  # the seat's address, not an answer
     assert Inbound.get(Inbound.message_id == "<dmarc-1@example.org>").outcome == outcome
 
 
@@ -79,7 +87,8 @@ def test_a_pass_forged_below_our_mtas_header_is_not_read(checked):
         f"\tdkim=none; dmarc=fail (p=reject dis=reject) header.from=example.org\r\n"
         f"Authentication-Results: {MTA}; dmarc=pass header.from=example.org\r\n")))
     assert outcome == f"ignored: DMARC fail for example.org at {MTA}"
-    assert played(outbox) == ([], 0)
+    assert played(outbox)[0] == []
+    assert notified(outbox) == ["alice@example.org"]  # the seat's address, not an answer
 
 
 def test_a_header_from_another_server_does_not_count(checked):
@@ -88,7 +97,8 @@ def test_a_header_from_another_server_does_not_count(checked):
     outcome = receive(config, alice_plays_f6(to, (
         "Authentication-Results: mx.elsewhere.example; dmarc=pass header.from=example.org\r\n")))
     assert outcome == f"ignored: no Authentication-Results from {MTA} (not through the MTA)"
-    assert played(outbox) == ([], 0)
+    assert played(outbox)[0] == []
+    assert notified(outbox) == ["alice@example.org"]  # the seat's address, not an answer
 
 
 def test_mail_without_the_header_did_not_come_through_the_mta(checked):
@@ -96,7 +106,8 @@ def test_mail_without_the_header_did_not_come_through_the_mta(checked):
     outbox = Outbox.select().count()
     outcome = receive(config, alice_plays_f6(to, ""))
     assert outcome == f"ignored: no Authentication-Results from {MTA} (not through the MTA)"
-    assert played(outbox) == ([], 0)
+    assert played(outbox)[0] == []
+    assert notified(outbox) == ["alice@example.org"]  # the seat's address, not an answer
 
 
 def test_a_domain_without_a_dmarc_policy_is_left_to_the_token_and_address(checked):

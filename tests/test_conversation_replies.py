@@ -86,7 +86,10 @@ def test_a_second_address_counts_once_it_has_confirmed(onyx, players, sink):
     turn = alice.last
     count = len(sink.messages)
     work.send(work.compose("F6", to=turn["Reply-To"], subject="Re: x"))
-    assert moves_of(game_id) == [] and len(sink.messages) == count  # no backscatter
+    assert moves_of(game_id) == [] and work.inbox == []  # no backscatter
+    (told,) = sink.messages[count:]  # alice, at her own address, once a day at most
+    assert told[0] == ["alice@example.org"] and "address add alice.smith@example.org" in \
+        body(told[1])
     alice.write("address add alice.smith@example.org")
     assert "A mail went to alice.smith@example.org" in body(alice.last)
     request = work.last

@@ -17,19 +17,24 @@ import email
 import email.policy
 import inspect
 import json
+import os
 import re
 import secrets
 import shutil
+import subprocess
+import sys
+import tempfile
 import urllib.request
+
+from pathlib import Path
 
 import pytest
 
 from databases import POSTGRES
-from mailservers import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, Dovecot, MailPlayer,
-                         PbemService, Postfix, Site, body, free_port, give_to_service_user,
-                         install_pbem,
-                         lmtp_transport, pipe_transport, players_transport, scratch_directory,
-                         wait_for, wipe_postgres)
+from mailservers import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, REPO, Dovecot, LoopbackDNS,
+                         MailPlayer, OpenDMARC, PbemService, Postfix, Site, body, free_port,
+                         give_to_service_user, install_pbem, lmtp_transport, pipe_transport,
+                         players_transport, scratch_directory, wait_for, wipe_postgres)
 
 ALICE, BOB = f"alice@{PLAYERS_DOMAIN}", f"bob@{PLAYERS_DOMAIN}"
 
@@ -65,10 +70,11 @@ def mta(site, dovecot):
     its pipe alternative ('pipe'); stopped at the end whatever happened."""
     servers = []
 
-    def start(kind: str) -> Postfix:
+    def start(kind: str, main_extra: str = "") -> Postfix:
         transport = lmtp_transport(site) if kind == "lmtp" else pipe_transport(site)
         server = Postfix(site, transport + players_transport(dovecot),
-                         master_extra=site.deployed("postfix/master.cf.snippet"))
+                         master_extra=site.deployed("postfix/master.cf.snippet"),
+                         main_extra=main_extra)
         servers.append(server)
         return server.start()
     yield start
@@ -198,7 +204,6 @@ def test_the_pipe_alternative_hands_a_move_to_pbem_ingest(site, mta, worker, dov
     alice.reply("F6", to=first)
     news = bob.wait_for("#1 alice: F6")
     assert f"Onyx #{game_id}" in news["Subject"]
-    alice.wait_for("Done: F6")
     wait_for(lambda: not postfix.queue(), "Postfix's queue to empty", log=postfix.log)
     assert "status=bounced" not in postfix.log_path.read_text()
 
@@ -247,3 +252,110 @@ def inbound_row(site, message_id: str):
         return bytes(row.raw), row.outcome, Move.select().count()
     finally:
         db.close()
+
+
+def test_reply_all_and_cc_reach_the_game_once_and_postfix_never_waits(site, mta, worker,
+                                                                       dovecot):
+    """A Reply-All (To the reply token, Cc pbem@) and a Cc (To pbem@, Cc the token): one
+    LMTP transaction with two recipients each. pbem answers both recipients after the
+    data (RFC 2033), so Postfix marks both delivered at once: nothing is deferred and
+    delivered again, the move is played once, the opponent told once. (The short
+    lmtp_data_done_timeout makes a server that answers once fail here in seconds, not
+    after Postfix's default 600.)"""
+    postfix = mta("lmtp", main_extra="lmtp_data_done_timeout = 20s\n")
+    worker.start()
+    alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
+    start_onyx(worker)
+    first = alice.wait_for("It is your turn (move #1).")
+    reply_all = alice.reply("F6", to=first, cc=f"pbem@{PBEM_DOMAIN}")
+    news = bob.wait_for("#1 alice: F6")
+    cc = bob.reply("G5", to=news, to_address=f"pbem@{PBEM_DOMAIN}", cc=news["Reply-To"])
+    alice.wait_for("#2 bob: G5")
+    wait_for(lambda: delivered_everything(postfix, worker), "every mail to be delivered",
+             log=lambda: postfix.log() + worker.log())
+    log = postfix.log_path.read_text()
+    lmtp = [line for line in log.splitlines() if "postfix/lmtp" in line]
+    assert not [line for line in lmtp if "lost connection" in line or "deferred" in line], \
+        "\n".join(lmtp)
+    to_pbem = re.findall(rf"to=<pbem[^>]*@{re.escape(PBEM_DOMAIN)}>.*status=sent", log)
+    assert len(to_pbem) == 4  # two mails, two recipients each, each delivered once
+    for sent in (reply_all, cc):
+        assert inbound_row(site, sent["Message-ID"])[1:] == ("done: 1 line(s)", 2)
+    assert len([m for m in bob.mailbox() if "#1 alice: F6" in body(m)]) == 1
+    assert len([m for m in alice.mailbox() if "#2 bob: G5" in body(m)]) == 1
+
+
+def test_opendmarc_as_deployed_passes_a_player_and_refuses_a_forgery(site, worker, dovecot):
+    """deploy/opendmarc/opendmarc.conf in front of pbem with PBEM_AUTHSERV_ID, SPF
+    checked by OpenDMARC itself, DNS from a server on loopback (players.test publishes
+    DMARC p=reject). alice's mail (envelope and From at players.test) passes and is
+    played. A forger's mail with alice's From and his own envelope sender fails (SPF
+    passes for his domain, which is not alice's: nothing aligns); it is refused and
+    counted (`pbem status`), and alice, not the forger, is told. (OpenDMARC's own SPF
+    check passes every loopback client, so a wrong SPF record cannot be what fails here;
+    its sources are 127.0.0.2 and .3 because it does not judge mail from 127.0.0.1.)"""
+    authserv_id = f"mx.{PBEM_DOMAIN}"
+    site.write_env_file({"PBEM_SECRET_KEY": site.settings["PBEM_SECRET_KEY"],
+                         "PBEM_DATABASE_URL": site.settings["PBEM_DATABASE_URL"],
+                         "PBEM_AUTHSERV_ID": authserv_id})
+    dns = LoopbackDNS({PLAYERS_DOMAIN: ["v=spf1 ip4:127.0.0.2 -all"],
+                       f"_dmarc.{PLAYERS_DOMAIN}": ["v=DMARC1; p=reject"]}).start()
+    dmarc = postfix = None
+    try:
+        dmarc = OpenDMARC(site, authserv_id, dns).start()
+        checks = site.postfix_config / "header_checks"
+        site.postfix_config.mkdir(parents=True, exist_ok=True)
+        checks.write_text(site.deployed("postfix/header_checks").replace(
+            r"mx\.example\.org", re.escape(authserv_id)))
+        postfix = Postfix(site, lmtp_transport(site) + players_transport(dovecot), main_extra=(
+            f"header_checks = regexp:{checks}\n"
+            f"smtpd_milters = inet:127.0.0.1:{dmarc.port}\n"
+            f"milter_default_action = tempfail\n")).start()
+        worker.start(ready_port=site.lmtp_port)
+        alice = MailPlayer(ALICE, postfix, dovecot, source="127.0.0.2")
+        mallory = MailPlayer(f"mallory@{PLAYERS_DOMAIN}", postfix, dovecot, source="127.0.0.3")
+        game_id = start_onyx(worker)
+        first = alice.wait_for("It is your turn (move #1).")
+
+        forged = mallory.reply("F6", to=first, sender=ALICE,
+                               envelope_sender="mallory@forger.test")
+        raw, outcome, moves = wait_for(lambda: inbound_row(site, forged["Message-ID"]),
+                                       "pbem to store the forged mail",
+                                       log=lambda: postfix.log() + dmarc.log())
+        assert outcome == f"ignored: DMARC fail for {PLAYERS_DOMAIN} at {authserv_id}", \
+            raw.split(b"\r\n\r\n")[0].decode() + dmarc.log() + str(dns.questions)
+        assert moves == 0, f"game {game_id}: the forgery played a move"
+        notice = alice.wait_for("could not confirm that it really came from you")
+        assert notice["Subject"] == "[pbem] a mail in your name was not read"
+        assert "dmarc-fail 1" in worker.pbem("status").stdout.decode()
+
+        real = alice.reply("F6", to=first)
+        raw, outcome, moves = wait_for(lambda: inbound_row(site, real["Message-ID"]),
+                                       "pbem to take alice's own mail", log=postfix.log)
+        assert (outcome, moves) == ("done: 1 line(s)", 1)
+        headers = raw.split(b"\r\n\r\n")[0].decode()
+        assert re.search(rf"Authentication-Results: {re.escape(authserv_id)};"
+                         rf"[^:]*dmarc=pass", headers), headers
+    finally:
+        for server in (postfix, dmarc, dns):
+            if server is not None:
+                server.stop()
+
+
+def test_the_tier_runs_from_a_checkout_the_service_user_cannot_read(tmp_path):
+    """A clone in a directory only root may enter (a home directory, `mktemp -d`): /opt/pbem
+    is installed from a wheel of its files, so the units, run as the service user, never
+    read the checkout. The pipe alternative, run from such a copy, must pass."""
+    private = Path(tempfile.mkdtemp(prefix="pbem-private-"))  # mode 0700
+    try:
+        assert (private.stat().st_mode & 0o077) == 0
+        checkout = private / "pbem"
+        shutil.copytree(REPO, checkout, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache"))
+        test = "tests/test_e2e_postfix.py::test_the_pipe_alternative_hands_a_move_to_pbem_ingest"
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "-x", test], cwd=checkout, capture_output=True, text=True,
+                              timeout=1800, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    finally:
+        shutil.rmtree(private, ignore_errors=True)

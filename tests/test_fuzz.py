@@ -59,3 +59,25 @@ def test_any_options_are_options_or_a_reason(options):
         ONYX.resolve_options(options)
     except OptionError as error:
         assert str(error)
+
+
+# -- mail from strangers: reading it never raises ------------------------------------------
+
+HEADER_NAMES = ["From", "To", "Cc", "Subject", "Message-ID", "In-Reply-To", "References",
+                "Content-Type", "Reply-To", "Auto-Submitted", "Authentication-Results"]
+NASTY = st.sampled_from(["(" * 3000, ")" * 3000, "\"" * 501, "<" * 2000, "=?utf-8?q?", "\\",
+                         "@", ",", ";", ":", "\udcff", "\r\n ", "a@b.c", "boundary=x"])
+HEADER_VALUE = st.lists(st.one_of(NASTY, st.text(max_size=20)), max_size=6).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(HEADER_NAMES), HEADER_VALUE), max_size=6),
+       st.binary(max_size=200))
+def test_any_mail_reads_as_a_mail(headers, body):
+    from pbem.mail.inbound import parse_mail, reply_text, robot_reason
+    raw = b"".join(f"{name}: {value}\r\n".encode("utf-8", "surrogateescape")
+                   for name, value in headers) + b"\r\n" + body
+    mail = parse_mail(raw)
+    assert mail.raw == raw and mail.message_id
+    robot_reason(mail)
+    assert isinstance(reply_text(mail), str)

@@ -329,3 +329,22 @@ def test_mutated_mails_never_raise(raw):
 def test_arbitrary_header_values_and_bodies_never_raise(name, value, body):
     raw = f"{name}: {value}\n".encode() + plain(body)
     read_everything(raw)
+
+
+def test_an_html_mail_is_read_without_its_head_styles_scripts_and_comments():
+    raw = ("From: a@example.org\nTo: pbem@example.org\nSubject: Re: x\n"
+           "Content-Type: text/html; charset=utf-8\n\n"
+           "<html><head><style>" + "p{margin:0}" * 5000 + "</style></head><body>"
+           "<!-- <p>not this</p> --><p>e5</p><script>document.write('f6')</script >"
+           "</body></html>\n").encode()
+    assert reply_text(parse_mail(raw)) == "e5"
+
+
+def test_thousands_of_nested_html_lists_are_read_as_text_not_indented():
+    """html2text indents each level: 4000 nested lists would be 16 MB of spaces."""
+    raw = ("From: a@example.org\nTo: pbem@example.org\nSubject: Re: x\n"
+           "Content-Type: text/html; charset=utf-8\n\n<p>e5</p>"
+           + "<ul><li>" * 4000 + "\n").encode()
+    from pbem.mail.inbound import body_text
+    assert len(body_text(parse_mail(raw))) < 50_000
+    assert reply_text(parse_mail(raw)).splitlines()[0] == "e5"

@@ -76,8 +76,11 @@ def test_a_forged_sender_with_a_real_token_gets_nothing_and_moves_nothing(onyx, 
     count = len(sink.messages)
     mallory.send(forged)
     assert moves_of(game_id) == []
-    assert len(sink.messages) == count
+    assert mallory.inbox == []
     assert Inbound.get(Inbound.sender == "mallory@example.org").outcome.startswith("ignored")
+    # alice hears of it at her own address, once (tests/test_refusals.py says more)
+    assert [rcpt for rcpt, _ in sink.messages[count:]] == [["alice@example.org"]]
+    assert "address add mallory@example.org" in body(alice.last)
 
 
 def test_a_wrong_token_is_ignored(onyx, sink):

@@ -15,13 +15,12 @@ import smtplib
 import sqlite3
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from databases import only_on
-from mailtest import Player, body, free_port
+from mailtest import body, free_port
 from pbem import cli
 from pbem.admin import start_game
 from pbem.engines import ENGINES
@@ -31,23 +30,6 @@ from pbem.mail.outbox import deliver_due
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox, Seat
 from pbem.store.models import utcnow
-
-@pytest.fixture
-def server_with(mail_server, sink):
-    """A second listener of the same server with some settings changed:
-    `config, person = server_with(rate_limit=3)`; `person('alice')` writes to it."""
-    listeners = []
-
-    def start(**changes):
-        config = replace(mail_server, smtp_listen=f"127.0.0.1:{free_port()}", **changes)
-        listeners.append(start_listener(config, config.smtp_listen,
-                                        after_receive=lambda: deliver_due(config)))
-        port = int(config.smtp_listen.rsplit(":", 1)[1])
-        return config, lambda name: Player(f"{name}@example.org", sink, port, config.domain)
-    yield start
-    for listener in listeners:
-        listener.stop()
-
 
 def moves_of(game_id):
     return [m.text for m in Move.select().where(Move.game == game_id).order_by(Move.ply)]
@@ -219,7 +201,8 @@ def test_a_relay_outage_mid_game_delays_mail_and_delivers_all_of_it_once_in_orde
     assert moves_of(game_id) == ["F6", "G5", "H7", "E5"]  # play goes on without the relay
     waiting = list(Outbox.select().where(Outbox.sent.is_null()).order_by(Outbox.id))
     assert len(waiting) == 3  # the news and the turn, to the other player, of each move
-    assert all(m.attempts >= 1 and m.last_error for m in waiting)
+    # Tried until the relay is found out of reach; the rest waits as long, its error noted
+    assert any(m.attempts >= 1 for m in waiting) and all(m.last_error for m in waiting)
     assert len(sink.messages) == delivered_before + 1  # only what F6 caused
 
     sink.start()  # the relay is back, on the same port

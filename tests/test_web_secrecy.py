@@ -14,12 +14,14 @@ still held), so the check is shown to be able to fail.
 """
 
 import html
+import random
 import re
 from dataclasses import dataclass
 
 import pytest
 
-from webgames import DOMAIN, address, play_random, resign, start
+from pbem.engines.base import CHANCE
+from webgames import DOMAIN, address, play, play_random, resign, start
 
 CARD_GAMES = [("onix", ["alice", "bob"]), ("baronoxx", ["alice", "bob", "carol"]),
               ("gemforge", ["alice", "bob"])]
@@ -159,3 +161,59 @@ def test_no_page_shows_an_address(config, client):
         assert "@" + DOMAIN not in page and "%40" + DOMAIN not in page, url
     response = client.get(f"/games?q={address('alice')}")
     assert response.headers["Location"] == "/games?player=1"
+
+
+# -- G39: an answer in a reaction window changes nothing the public can fetch -------------
+
+def public_urls(client, game_id: int) -> list[str]:
+    """Every public page about the game, and the plies just after the last one shown."""
+    urls = ["/", "/games", "/games?status=running", f"/games?q=%23{game_id}",
+            "/players/1", "/players/2", "/players/3", f"/games/{game_id}",
+            f"/games/{game_id}/print", f"/games/{game_id}/print?every=1",
+            f"/games/{game_id}.txt", f"/games/{game_id}.sgf"]
+    plies = int(re.search(r"<th>Plies</th><td>(\d+)</td>",
+                          fetch(client, f"/games/{game_id}/print")).group(1))
+    urls += [f"/games/{game_id}?ply={plies}", f"/games/{game_id}?ply={plies + 1}",
+             f"/games/{game_id}/ply/{plies}.svg", f"/games/{game_id}/ply/{plies + 1}.svg"]
+    return urls
+
+
+def public_responses(client, urls: list[str]) -> dict[str, tuple]:
+    """Each answer whole: status, headers and bytes."""
+    answers = {}
+    for url in urls:
+        response = client.get(url)
+        answers[url] = (response.status_code, sorted(response.headers.items()),
+                        response.get_data())
+    return answers
+
+
+def open_window_asking_two(game_id: int):
+    """Play a 3-player Gem Forge game until a reaction window asks two seats at once;
+    returns the two."""
+    from pbem.engines import ENGINES
+    from pbem.play import Table
+    engine, rng = ENGINES["gemforge"], random.Random("two asked")
+    for _ in range(400):
+        table = Table.load(game_id, lock=False)
+        asked = sorted(s for s in table.to_act if s != CHANCE)
+        if engine.shown_to_act(table.state, None) is None and len(asked) == 2:
+            return asked
+        play_random(game_id, plies=table.game.plies + 1, seed=f"g39-{table.game.plies}")
+    raise AssertionError("no window asked two seats")
+
+
+def test_a_pass_in_an_open_window_changes_no_public_answer(config, client):
+    from pbem.play import Table
+    from pbem.store import Move
+    game_id = start(config, "gemforge", ["alice", "bob", "carol"], seed="g39")
+    first, second = open_window_asking_two(game_id)
+    urls = public_urls(client, game_id)
+    before = public_responses(client, urls)
+    plies = Table.load(game_id, lock=False).game.plies
+    play(game_id, (first, "pass"))
+    assert Move.select().where(Move.game == game_id).count() == plies + 1  # the record has it
+    after = public_responses(client, urls)
+    assert [url for url in urls if before[url] != after[url]] == []
+    play(game_id, (second, "pass"))  # the window closes: its outcome is public once shown
+    assert Table.load(game_id, lock=False).game.status == "running"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pbem import digest, remind
 from pbem.commands.speaker import ADDRESS, Refused, Speaker, clean_name, owner_of
 from pbem.mail import notify
+from pbem.mail.limits import unconfirmed_cap_reached
 from pbem.mail.tokens import confirm_token, reply_address
 from pbem.play import Table
 from pbem.store import Address, Game, Player, Request, Seat
@@ -118,6 +119,9 @@ def _add_address(speaker: Speaker, email: str) -> list[str]:
                                        & (Request.player == player)
                                        & (Request.lines == [email]))
     if open_request is None:
+        if unconfirmed_cap_reached(config):  # no mail cannon through `address add`
+            raise Refused("pbem has sent as much mail to new addresses within the hour as "
+                          "it may; try again in an hour.")
         open_request = Request.create(kind="address", player=player, lines=[email])
         token = confirm_token(config.secret_key, open_request.id)
         notify.note(config, (player.name, email), "[pbem] is this your address?", [

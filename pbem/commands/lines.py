@@ -30,8 +30,9 @@ GUARD = re.compile(r"(?:^|\s)#(\d+)(?=\s|$)")
 
 # -- mail to a game ----------------------------------------------------------------------
 
-def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -> None:
-    """Run the lines of a seat's mail against its game, then answer everyone concerned."""
+def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -> Report:
+    """Run the lines of a seat's mail against its game, then answer everyone concerned;
+    returns what became of the seat's lines (the pipeline caps error-only answers)."""
     table = Table.load(game_id)
     table.seats[seat].player = speaker.player
     lines = _plain_invitation_answer(table, seat, lines)
@@ -42,6 +43,7 @@ def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -
                                      "lists the commands."))
     resume_held(speaker.config, table, reports)
     conversation.after_write(speaker.config, table, reports, in_reply_to=speaker.message_id)
+    return reports[seat]
 
 
 def _plain_invitation_answer(table: Table, seat: int, lines: list[str]) -> list[str]:
@@ -215,7 +217,7 @@ def _interrupted(table: Table, seat: int, ply: int) -> bool:
 
 # -- mail to pbem@ (not about one game) ------------------------------------------------
 
-def run_global_mail(speaker: Speaker, lines: list[str]) -> None:
+def run_global_mail(speaker: Speaker, lines: list[str]) -> Report:
     paragraphs, report = [], Report()
     for index, line in enumerate(lines):
         try:
@@ -238,6 +240,7 @@ def run_global_mail(speaker: Speaker, lines: list[str]) -> None:
     player = speaker.player
     notify.note(speaker.config, (player.name, player.email), "[pbem] your commands",
                 ["\n".join(summary)] * bool(summary) + paragraphs, in_reply_to=speaker.message_id)
+    return report
 
 
 def run_account_line(speaker: Speaker, line: str, direct: bool = False) -> list[str] | None:

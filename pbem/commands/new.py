@@ -13,6 +13,7 @@ from pbem.commands.speaker import ADDRESS, Refused, Speaker, player_for
 from pbem.config import Config
 from pbem.engines import get_engine
 from pbem.mail import notify
+from pbem.mail.limits import invitation_refusal
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table, create_game
 from pbem.timekeeping import controls
@@ -34,6 +35,9 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
         raise Refused(f"{engine.title} is for {engine.min_players} to {engine.max_players} "
                       f"players; you named {count} (you and {count - 1} others).")
     engine.check_options(engine.resolve_options(options))
+    refusal = invitation_refusal(speaker.config, speaker.player, invited)  # no mail cannon
+    if refusal:
+        raise Refused(refusal)
     players = ([speaker.player] + [player_for(address) for address in invited]
                + [player_for(bot) for bot in robots])
     game = create_game(engine, options, players, speaker.player, accepted=False)

@@ -72,7 +72,7 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> 
                      comments.get(move.ply, []))
              for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible,
                                      Move.anonymous)
-             .where(Move.game == game).order_by(Move.ply)]
+             .where((Move.game == game) & (Move.ply <= game.plies)).order_by(Move.ply)]
     stretches = _stretches(table, lines, every)
     options = [(option.name, game.options.get(option.name, option.default))
                for option in table.engine.options]

@@ -9,6 +9,7 @@ web answers it as text/plain and the CLI prints it and exits non-zero.
 from __future__ import annotations
 
 from pbem.engines import ENGINES
+from pbem.export.public import as_public
 from pbem.play import Table, display_name
 from pbem.store import Game, Move, Player, Seat
 
@@ -23,8 +24,9 @@ class ExportError(Exception):
 
 
 def load_table(game: int | Game) -> Table:
-    """The game (an id or a row), its engine, final state and seats; ExportError 404
-    when there is no such game or it has not started (an invitation has no moves)."""
+    """The game (an id or a row), its engine, final state and seats, as the public may
+    know it (pbem.export.public); ExportError 404 when there is no such game or it has
+    not started (an invitation has no moves)."""
     if not isinstance(game, Game):
         row = Game.get_or_none(Game.id == game)
         if row is None:
@@ -37,6 +39,7 @@ def load_table(game: int | Game) -> Table:
         raise ExportError(404, f"Game #{game.id} is of a game this server does not know "
                                f"({game.engine!r}).")
     engine = ENGINES[game.engine]
+    game = as_public(game)  # a running game as of its last ply the public may know of
     seats = list(Seat.select(Seat, Player).join(Player).where(Seat.game == game)
                  .order_by(Seat.number))
     for seat in seats:  # names are checked when set; an address never leaves, whatever

@@ -14,7 +14,9 @@ header forged further down, or one naming another server, is never read.
                  no dmarc clause at all): go on, the token and address checks remain
 
 A refused mail is never answered: a reply would go to the forged address (backscatter).
-The pipeline records the refusal as the mail's outcome instead.
+The pipeline records the refusal as the mail's outcome, counts it by reason
+(pbem.mail.refusals), and tells the player whose address or reply token the mail used,
+at their registered address and at most once a day (pbem.mail.notices).
 
 This trusts the topmost header only because the MTA put it there: with the check on,
 pbem's listener must be reachable by the MTA alone (LMTP or SMTP on loopback).
@@ -30,22 +32,27 @@ import authres
 FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 
-def dmarc_refusal(message: Message, authserv_id: str, sender: str) -> str | None:
-    """Why the mail must stop here, in words; None when it may go on."""
+def dmarc_refusal(message: Message, authserv_id: str, sender: str) -> tuple[str, str] | None:
+    """Why the mail must stop here: (the reason's word in pbem.mail.refusals.REASONS, the
+    outcome in words); None when it may go on."""
     header = our_header(message, authserv_id)
     if header is None:
-        return f"ignored: no Authentication-Results from {authserv_id} (not through the MTA)"
+        return ("no-verdict",
+                f"ignored: no Authentication-Results from {authserv_id} (not through the MTA)")
     if isinstance(header, str):
-        return f"ignored: Authentication-Results from {authserv_id} unreadable ({header})"
+        return ("unreadable-verdict",
+                f"ignored: Authentication-Results from {authserv_id} unreadable ({header})")
     verdicts = [(str(r.result or "").lower(), _header_from(r))
                 for r in header.results if str(r.method).lower() == "dmarc"]
     failed = [domain for result, domain in verdicts if result == "fail"]
     if failed:
-        return f"ignored: DMARC fail for {failed[0] or 'the From domain'} at {authserv_id}"
+        return ("dmarc-fail",
+                f"ignored: DMARC fail for {failed[0] or 'the From domain'} at {authserv_id}")
     domain = sender.rpartition("@")[2]
     passed = [d for result, d in verdicts if result == "pass"]
     if passed and not any(d in ("", domain) for d in passed):
-        return f"ignored: DMARC pass for {passed[0]}, not for the From domain {domain}"
+        return ("dmarc-other-domain",
+                f"ignored: DMARC pass for {passed[0]}, not for the From domain {domain}")
     return None
 
 

@@ -1,9 +1,15 @@
 """Inbound mail: raw RFC 822 bytes into who sent it, to whom, in which thread, and what they wrote.
 
 Everything here reads mail from strangers, so nothing here raises: a header Python cannot
-parse reads raw, a charset nobody knows reads as UTF-8, bytes that do not decode become
-U+FFFD, and a missing header reads as ''. Deciding what to do with the mail is the
-pipeline's business (pbem.mail.pipeline); this module only says what the mail is.
+parse reads raw (an address header it cannot parse reads as no address), a charset nobody
+knows reads as UTF-8, bytes that do not decode become U+FFFD, and a missing header reads
+as ''. Deciding what to do with the mail is the pipeline's business (pbem.mail.pipeline);
+this module only says what the mail is.
+
+Cost: `parse_mail` reads the header section only (bounded by pbem.mail.prescan), which is
+all the pipeline needs to decide who sent the mail and whether to answer it; the body's
+MIME structure is parsed by `reply_text` alone, for a confirmed player's mail that passed
+the prescan. A stranger's mail is never parsed further than its headers.
 """
 
 from __future__ import annotations
@@ -14,11 +20,15 @@ import hashlib
 import re
 import textwrap
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.header import decode_header, make_header
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 
 import html2text
 import mailparser_reply
+
+from pbem.mail.prescan import header_end
 
 #: Languages whose reply headers ("On … wrote:", "Von: … Gesendet: …") and signatures
 #: mail-parser-reply should look for. Not more: each language adds signature openers that
@@ -26,7 +36,23 @@ import mailparser_reply
 REPLY_LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 
 DAEMONS = {"mailer-daemon", "postmaster"}
-BULK_PRECEDENCE = {"bulk", "junk", "list"}
+BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+
+# Subjects vacation and out-of-office responders write (in the languages of
+# REPLY_LANGUAGES), for those that add no header saying so. Only at the start, after any
+# "Re:", and with their colon where they have one: a person's "auto" is not a robot.
+AUTOREPLY_SUBJECT = re.compile(r"""^(?:(?:re|aw|sv|fw|fwd)\s*:\s*)*(?:
+      (?:automatic|auto)[- ]?(?:reply|response|answer)\b
+    | auto\s*:
+    | out\ of\ (?:the\ )?office\b
+    | (?:ooo|oof)\s*:
+    | abwesenheitsnotiz\b | automatische\ antwort\b
+    | r[ée]ponse\ automatique\b
+    | respuesta\ autom[áa]tica\b | fuera\ de\ la\ oficina\b
+    | automatisch\ antwoord\b
+    | risposta\ automatica\b | fuori\ sede\b
+    | autosvar\b
+    )""", re.IGNORECASE | re.VERBOSE)
 
 # What mail-parser-reply 1.36 misses. Each line is the end of what the person wrote.
 MISSED_ENDINGS = re.compile(r"""^(?:
@@ -49,8 +75,21 @@ MISSED_ATTRIBUTIONS = re.compile(
     r"^(?:El|Op)\s[^\n]+(?:\n[^\n>]+)?\s(?:escribió|schreef|geschreven)\b[^\n]*:$",
     re.MULTILINE | re.IGNORECASE)
 
+UNFOLD = re.compile(r"\r?\n(?=[ \t])")
+ADDRESS_BYTES = 16_000  # of one header name's fields, read for addresses
+DECODED_BYTES = 2_000  # a Subject or display name longer than this is read as written
+
 LONGEST_LINE = 300  # characters; see _bounded for why there are limits at all
 LONGEST_TEXT = 20_000
+# html2text costs ~2 µs a byte (a 700 KB HTML mail: over a second), so it reads at most
+# this much of the body, after what no reader sees (head, styles, scripts, comments) is
+# cut by a regular expression; a reply's own text is at the top of the body.
+LONGEST_HTML = 32_000
+UNSEEN_HTML = re.compile(r"<(head|style|script)\b|<!--", re.IGNORECASE)
+# html2text indents each nested list's items by its depth, so thousands of nested lists
+# (16 KB of "<ul><li>") write megabytes in seconds; past a few, lists are read as text.
+LIST_TAG = re.compile(r"</?[ou]l\b[^<>]*>?", re.IGNORECASE)
+MOST_LISTS = 20
 
 # html2text writes Markdown and escapes what Markdown would misread ("1\. e5", "\- x");
 # a move must reach the parser as the player typed it.
@@ -62,7 +101,7 @@ class InboundMail:
     """One received mail, parsed; the fields the pipeline decides on."""
 
     raw: bytes
-    message: EmailMessage  # parsed with email.policy.default
+    message: Message  # its header section, split into fields (compat32: nothing parsed)
     message_id: str  # '<...>' as sent; invented from the bytes when missing
     sender: str  # the From address, lower-cased; '' if none
     sender_name: str  # the From display name; '' if none
@@ -77,63 +116,100 @@ def parse_mail(raw: bytes, envelope_sender: str | None = None,
                envelope_recipients: list[str] | None = None) -> InboundMail:
     """Read raw mail bytes. Never raises, whatever the bytes."""
     raw = bytes(raw)
-    message = _parsed(raw)
+    message = _parsed_headers(raw)
     sender_name, sender = (_addresses(message, "From") or [("", "")])[0]
     replied_to = _message_ids(message, "In-Reply-To") + _message_ids(message, "References")[::-1]
     return InboundMail(
         raw=raw,
         message=message,
-        message_id=_header(message, "Message-ID").strip() or _invented_message_id(raw),
+        message_id=_header(message, "Message-ID").strip() or invented_message_id(raw),
         sender=sender.strip().lower(),
         sender_name=sender_name.strip(),
         envelope_sender=None if envelope_sender is None else _bare(envelope_sender),
         recipients=_unique(map(_bare, envelope_recipients or []))
         or _unique(_bare(address) for name in ("Delivered-To", "X-Original-To", "To", "Cc")
                    for _, address in _addresses(message, name)),
-        subject=_header(message, "Subject").strip(),
+        subject=_decoded_words(_header(message, "Subject")).strip(),
         replied_to=_unique(replied_to),
         size=len(raw),
     )
 
 
 def _parsed(raw: bytes) -> EmailMessage:
+    """The whole mail, MIME parts and all: only for a confirmed player's mail that passed
+    the prescan (the parser's cost grows fast with nesting)."""
     try:
         return email.message_from_bytes(raw, policy=email.policy.default)
     except Exception:  # the feed parser is meant never to raise; if it does, an empty mail
         return EmailMessage()
 
 
-def _invented_message_id(raw: bytes) -> str:
+def _parsed_headers(raw: bytes) -> Message:
+    """The header section alone (at most prescan.HEADER_BYTES of it), split into fields
+    and nothing more: cheap whatever the body holds. The compat32 policy, because
+    email.policy.default parses Content-Type's parameters through its header registry
+    while splitting (30 KB of them: 0.6 s); here every field is read raw (_raw_values)."""
+    try:
+        return BytesHeaderParser(policy=email.policy.compat32).parsebytes(
+            raw[:header_end(raw)])
+    except Exception:  # as above: never raise, whatever the bytes
+        return Message()
+
+
+def invented_message_id(raw: bytes) -> str:
     """A Message-ID for a mail without one, the same for the same bytes, so a resent
     copy is still recognised as a duplicate."""
     return f"<{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
 
 
-def _header_values(message: EmailMessage, name: str) -> list[str]:
-    """Every `name` header, decoded; one the stdlib header parser chokes on reads raw."""
+def _raw_values(message: Message, name: str) -> list[str]:
+    """Every `name` header as written, unfolded: no parsing at all. The stdlib's header
+    registry parses a structured header (addresses, Content-Type's parameters) at about
+    5 µs a byte, and has raised on crafted values: only what needs decoding goes there."""
+    wanted = name.lower()
+    return [_clean(UNFOLD.sub("", value)) for key, value in message.raw_items()
+            if key.lower() == wanted]
+
+
+def _decoded_words(value: str) -> str:
+    """Encoded words (RFC 2047) decoded; a value too long to be a person's, or one the
+    decoder refuses, reads as written."""
+    if "=?" not in value or len(value) > DECODED_BYTES:
+        return value
     try:
-        return [_clean(str(value)) for value in message.get_all(name) or []]
-    except Exception:  # the stdlib header parser has raised on crafted values before
-        return [_clean(value) for key, value in message.raw_items() if key.lower() == name.lower()]
+        return _clean(str(make_header(decode_header(value))))
+    except Exception:  # crafted or broken encoded words
+        return value
 
 
-def _header(message: EmailMessage, name: str) -> str:
-    return next(iter(_header_values(message, name)), "")
+def _header(message: Message, name: str) -> str:
+    return next(iter(_raw_values(message, name)), "")
 
 
-def _header_word(message: EmailMessage, name: str) -> str:
+def _header_word(message: Message, name: str) -> str:
     """The header's value before any ';' parameters, lower-cased: 'auto-replied'."""
     return _header(message, name).split(";")[0].strip().lower()
 
 
-def _addresses(message: EmailMessage, name: str) -> list[tuple[str, str]]:
-    """(display name, address) of every address in the `name` headers."""
-    return [(display, address) for display, address in getaddresses(_header_values(message, name))
-            if address]
+def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
+    """(display name, address) of every address in the `name` headers, read from at most
+    ADDRESS_BYTES of them; none when they cannot be read (thousands of nested comments
+    make the stdlib's parser recurse until RecursionError)."""
+    values, length = [], 0
+    for value in _raw_values(message, name):
+        length += len(value)
+        if length > ADDRESS_BYTES:
+            break
+        values.append(value)
+    try:
+        pairs = getaddresses(values)
+    except Exception:  # RecursionError and whatever else a crafted header provokes
+        return []
+    return [(_decoded_words(display), address) for display, address in pairs if address]
 
 
-def _message_ids(message: EmailMessage, name: str) -> list[str]:
-    return re.findall(r"<[^<>\s]+>", " ".join(_header_values(message, name)))
+def _message_ids(message: Message, name: str) -> list[str]:
+    return re.findall(r"<[^<>\s]+>", " ".join(_raw_values(message, name)))
 
 
 def _bare(address: str) -> str:
@@ -197,19 +273,27 @@ def _delivery_report(mail: InboundMail) -> str | None:
 
 
 def _bulk_precedence(mail: InboundMail) -> str | None:
-    precedence = _header_word(mail.message, "Precedence")
-    return f"Precedence: {precedence}" if precedence in BULK_PRECEDENCE else None
+    """Precedence (RFC 2076) and its X- variant: bulk, junk, list, auto_reply."""
+    for name in ("Precedence", "X-Precedence"):
+        precedence = _header_word(mail.message, name)
+        if precedence in BULK_PRECEDENCE:
+            return f"{name}: {precedence}"
+    return None
 
 
 def _list_mail(mail: InboundMail) -> str | None:
-    """A mailing list relayed this: answering would write to the whole list."""
-    return next((f"{name} present" for name in ("List-Id", "List-Unsubscribe")
+    """A mailing list or a newsletter sent this: answering would write to the whole list
+    (List-Post), or to a sending service (Feedback-ID: Gmail's bulk senders' mark)."""
+    return next((f"{name} present" for name in ("List-Id", "List-Unsubscribe", "List-Post",
+                                                "Feedback-ID")
                  if name in mail.message), None)
 
 
 def _autoreply_headers(mail: InboundMail) -> str | None:
-    """Vacation responders that skip Auto-Submitted, and Exchange's out-of-office marks."""
-    for name in ("X-Autoreply", "X-Autorespond"):
+    """Vacation responders that skip Auto-Submitted, mail loop marks of other programs
+    (X-Loop: procmail, vacation, list servers), and Exchange's out-of-office marks."""
+    for name in ("X-Autoreply", "X-Autorespond", "X-Autoreply-From", "X-Mail-Autoreply",
+                 "X-Loop"):
         if name in mail.message:
             return f"{name} present"
     suppress = _header(mail.message, "X-Auto-Response-Suppress")
@@ -218,8 +302,13 @@ def _autoreply_headers(mail: InboundMail) -> str | None:
     return None
 
 
+def _autoreply_subject(mail: InboundMail) -> str | None:
+    """Responders that add no header at all still say what they are in the subject."""
+    return f"Subject: {mail.subject[:60]}" if AUTOREPLY_SUBJECT.match(mail.subject) else None
+
+
 ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
-               _bulk_precedence, _list_mail, _autoreply_headers)
+               _bulk_precedence, _list_mail, _autoreply_headers, _autoreply_subject)
 
 
 # -- what the person wrote -----------------------------------------------------------------
@@ -227,7 +316,12 @@ ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
 def reply_text(mail: InboundMail) -> str:
     """What the person wrote in this mail, without what they quoted, their signature or
     a forwarded mail; '' when nothing is left. Attachments are ignored."""
-    text = _unquoted(_body_text(mail.message))
+    return written_text(body_text(mail))
+
+
+def written_text(text: str) -> str:
+    """Of a mail's text, what its author wrote: without quotes, signature, forward."""
+    text = _unquoted(text)
     text = MISSED_ENDINGS.split(text, maxsplit=1)[0]
     text = MISSED_ATTRIBUTIONS.sub("", _bounded(text))
     # EmailMessage rather than EmailReplyParser.parse_reply: that returns the reply with
@@ -253,10 +347,11 @@ def _bounded(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
-def _body_text(message: EmailMessage) -> str:
-    """The first inline text/plain part, else the first HTML part as text; '' if neither."""
+def body_text(mail: InboundMail) -> str:
+    """The first inline text/plain part, else the first HTML part as text; '' if neither.
+    Parses the whole mail: only for mail that passed the prescan."""
     try:
-        part = message.get_body(preferencelist=("plain", "html"))
+        part = _parsed(mail.raw).get_body(preferencelist=("plain", "html"))
         if part is None:
             return ""
         text = _decoded(part)
@@ -280,7 +375,32 @@ def _decoded(part: EmailMessage) -> str:
         return payload.decode("utf-8", errors="replace")
 
 
+def _seen_html(html: str) -> str:
+    """The HTML without head, styles, scripts and comments, cut to LONGEST_HTML. Each
+    search starts where the last ended, so this is linear whatever the markup (a regular
+    expression spanning to a closing tag would rescan the rest for each unclosed one)."""
+    lower, kept, length, start = html.lower(), [], 0, 0
+    while start < len(html) and length < LONGEST_HTML:
+        found = UNSEEN_HTML.search(html, start)
+        if found is None:
+            kept.append(html[start:])
+            break
+        kept.append(html[start:found.start()])
+        length += len(kept[-1])
+        closing = "-->" if found.group(1) is None else f"</{found.group(1).lower()}"
+        end = lower.find(closing, found.end())
+        if end < 0:
+            break  # never closed: nothing after it is shown either
+        start = end + len(closing)
+        if closing != "-->":  # past the closing tag's '>'
+            start = lower.find(">", start) + 1 or len(html)
+    return " ".join(kept)[:LONGEST_HTML]
+
+
 def _html_as_text(html: str) -> str:
+    html = _seen_html(html)
+    if len(LIST_TAG.findall(html)) > 2 * MOST_LISTS:
+        html = LIST_TAG.sub(" ", html)
     converter = html2text.HTML2Text()
     converter.ignore_links = converter.ignore_images = converter.ignore_emphasis = True
     converter.body_width = 0  # never wrap: a wrapped line could split a move

@@ -3,10 +3,20 @@
 `queue` writes a message into the outbox table; it becomes visible to the deliverer only
 when the transaction that played the move commits, so a crash never sends news of a move
 that was not stored, nor loses the news of one that was. `deliver_due` hands due messages
-to the relay (`PBEM_SMTP_RELAY`) or, without one, to a local maildir, and on failure
-retries later with a growing pause. Each message is claimed before it is sent, so two
-deliverers (two `pbem worker`s on one PostgreSQL database) never send the same message;
-a claim lasts two minutes, after which a deliverer that died mid-batch is taken over.
+to the relay (`PBEM_SMTP_RELAY`, pbem.mail.relay) or, without one, to a local maildir,
+and on failure retries later with a growing pause. Each message is claimed before it is
+sent, so two deliverers (two `pbem worker`s on one PostgreSQL database) never send the
+same message; a claim lasts two minutes, after which a deliverer that died mid-batch is
+taken over — at once, when it ran on this machine and its process is gone.
+
+A message is marked `handed_over` once all of it is written to the relay, before the
+relay's answer is read. A deliverer killed in between (kill -9, power loss) leaves the
+relay holding the message: it is then counted as sent, not sent a second time with the
+same Message-ID. A permanent refusal (5xx) is not retried: the message is marked
+`failed`, the operator reads it in the log and `pbem status`, and the game's other
+players may be told that a player's mail bounces (pbem.mail.bounces). So is a message
+still not delivered after GIVE_UP_AFTER. When the relay cannot be reached or refuses
+the login, a run stops at the first message: every other one waits for the next run.
 """
 
 from __future__ import annotations
@@ -15,13 +25,17 @@ import datetime as dt
 import email.policy
 import logging
 import mailbox
+import os
 import smtplib
+import socket
 from email.message import Message
 from email.parser import BytesHeaderParser
+from typing import Callable
 
-from pbem.config import Config, host_port
+from pbem.config import Config
 from pbem.logs import about_mail
-from pbem.store import Game, Outbox
+from pbem.mail.relay import Refused, Relay, RelayUnavailable
+from pbem.store import Game, Outbox, transaction
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 
@@ -30,6 +44,8 @@ log = logging.getLogger(__name__)
 CLAIM = dt.timedelta(minutes=2)  # longer than one SMTP conversation may take
 BATCH = 10  # claimed at a time: all sent well within CLAIM, even through a slow relay
 FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds: 30 s, 1 min, 2 min, … at most an hour
+GIVE_UP_AFTER = dt.timedelta(days=5)  # as an MTA's queue lifetime (Postfix: 5 days)
+ASSUMED_SENT = "the deliverer stopped after handing it to the relay; assumed delivered"
 
 
 def queue(message: Message, recipient: str, game: Game | None = None) -> Outbox:
@@ -46,6 +62,7 @@ def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200
     """Send what is due; returns how many were sent. Safe to run in several processes:
     each claims a few messages at a time and sends only what it claimed."""
     clock = (lambda: now) if now is not None else utcnow  # tests pass a later `now`
+    resume_after_crash(clock())
     sent = handled = 0
     with Transport(config) as transport:
         while handled < limit:
@@ -53,8 +70,32 @@ def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200
             if not claimed:
                 break
             handled += len(claimed)
-            sent += sum(_send(transport, outbox_id, clock()) for outbox_id in claimed)
+            for number, outbox_id in enumerate(claimed):
+                try:
+                    sent += _send(config, transport, outbox_id, clock())
+                except RelayUnavailable as error:  # nothing can go out now
+                    log.error("no mail can go out: %s", error)
+                    _release(claimed[number + 1:])
+                    _hold_everything(config, outbox_id, clock(), error)
+                    return sent
     return sent
+
+
+def _hold_everything(config: Config, outbox_id: int, now: dt.datetime,
+                     error: RelayUnavailable) -> None:
+    """The relay is out of reach: the message tried waits as any retry does, and every
+    other one waits as long (unattempted, its error noted), so that when the relay is back
+    they all go out in the order they were queued."""
+    until = _retry(config, Outbox.get_by_id(outbox_id), now, error)
+    if until is not None:
+        Outbox.update(next_attempt=until, last_error=str(error)[:500]).where(
+            Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.handed_over.is_null()
+            & (Outbox.next_attempt < until) & Outbox.claimed_until.is_null()).execute()
+
+
+def claimer() -> str:
+    """Who claims: this process on this machine (asked each time: a fork is another)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def _claim(now: dt.datetime, size: int) -> list[int]:
@@ -66,36 +107,133 @@ def _claim(now: dt.datetime, size: int) -> list[int]:
     checked again under its lock and left out. SQLite runs one writer at a time.
     """
     free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
+    waiting = Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.handed_over.is_null()
     due = (Outbox.select(Outbox.id)
-           .where(Outbox.sent.is_null() & (Outbox.next_attempt <= now) & free)
+           .where(waiting & (Outbox.next_attempt <= now) & free)
            .order_by(Outbox.id).limit(size))
     if is_postgres():
         due = due.for_update(skip_locked=True)
-    claimed = (Outbox.update(claimed_until=now + CLAIM)
-               .where(Outbox.id.in_(due) & Outbox.sent.is_null() & free)
+    claimed = (Outbox.update(claimed_until=now + CLAIM, claimed_by=claimer())
+               .where(Outbox.id.in_(due) & waiting & free)
                .returning(Outbox.id).execute())
     return sorted(row.id for row in claimed)
 
 
-def _send(transport: "Transport", outbox_id: int, now: dt.datetime) -> int:
+def _release(outbox_ids: list[int]) -> None:
+    if outbox_ids:
+        Outbox.update(claimed_until=None).where(Outbox.id.in_(outbox_ids)
+                                                & Outbox.sent.is_null()).execute()
+
+
+def resume_after_crash(now: dt.datetime) -> None:
+    """Take over after a deliverer that died: its claims on this machine end at once
+    (its process is gone), and what it had handed to the relay counts as sent."""
+    dead = _dead_claimers(now)
+    if dead:
+        Outbox.update(claimed_until=None).where(
+            Outbox.sent.is_null() & Outbox.claimed_by.in_(dead)).execute()
+    orphaned = (Outbox.sent.is_null() & Outbox.handed_over.is_null(False)
+                & (Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)))
+    for row in Outbox.select(Outbox.id, Outbox.recipient).where(orphaned):
+        log.warning("outbox %d to %s: %s", row.id, row.recipient, ASSUMED_SENT)
+    Outbox.update(sent=Outbox.handed_over, claimed_until=None, last_error=ASSUMED_SENT
+                  ).where(orphaned).execute()
+
+
+def _dead_claimers(now: dt.datetime) -> list[str]:
+    """Claimers on this machine whose process no longer runs (a pid is not reused within
+    the two minutes a claim lasts, save in the rarest case, which then just waits)."""
+    host = socket.gethostname() + ":"
+    names = (Outbox.select(Outbox.claimed_by).distinct()
+             .where(Outbox.sent.is_null() & (Outbox.claimed_until >= now)
+                    & Outbox.claimed_by.startswith(host)))
+    dead = []
+    for row in names:
+        pid = row.claimed_by[len(host):]
+        if pid.isdigit() and not _running(int(pid)):
+            dead.append(row.claimed_by)
+    return dead
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it runs
+        return True
+    return True
+
+
+def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.datetime) -> int:
     """Send one claimed message and record how it went; 1 if it was sent."""
     mail = Outbox.get_by_id(outbox_id)
     message = bytes(mail.message)
+    handed: list[bool] = []
+
+    def handed_over() -> None:
+        Outbox.update(handed_over=utcnow()).where(Outbox.id == mail.id).execute()
+        handed.append(True)
+
     with about_mail(_message_id(message), mail.game_id):
         try:
-            transport.send(mail.recipient, message)
-        except (OSError, smtplib.SMTPException) as error:
-            attempts = mail.attempts + 1
-            pause = retry_pause(attempts)
-            Outbox.update(attempts=attempts, claimed_until=None, last_error=str(error)[:500],
-                          next_attempt=now + pause).where(Outbox.id == mail.id).execute()
-            log.warning("delivery to %s failed (attempt %d, next in %d s): %s",
-                        mail.recipient, attempts, pause.total_seconds(), error)
+            transport.send(mail.recipient, message, handed_over)
+        except RelayUnavailable:  # not about this message: deliver_due holds them all
+            raise
+        except Refused as error:
+            if error.permanent:
+                give_up(config, mail, now, str(error))
+            else:
+                _retry(config, mail, now, error)
             return 0
-        Outbox.update(sent=utcnow(), attempts=mail.attempts + 1, claimed_until=None,
-                      last_error="").where(Outbox.id == mail.id).execute()
+        except (OSError, smtplib.SMTPException) as error:
+            if not handed:
+                _retry(config, mail, now, error)
+                return 0
+            # The whole message was written; whether the relay kept it is unknown. As
+            # after a crash: a relay that lost it is rarer than one that kept it.
+            log.warning("delivery to %s: connection lost before the relay's answer (%s); "
+                        "assumed delivered", mail.recipient, error)
+            _mark_sent(mail, ASSUMED_SENT)
+            return 1
+        _mark_sent(mail)
         log.info("sent to %s", mail.recipient)
         return 1
+
+
+def _mark_sent(mail: Outbox, note: str = "") -> None:
+    Outbox.update(sent=utcnow(), attempts=mail.attempts + 1, claimed_until=None,
+                  last_error=note).where(Outbox.id == mail.id).execute()
+
+
+def _retry(config: Config, mail: Outbox, now: dt.datetime,
+           error: Exception) -> dt.datetime | None:
+    """Try again later (returns when), or give up on a message that waited too long."""
+    if now - mail.created > GIVE_UP_AFTER:
+        give_up(config, mail, now, f"still not delivered after {GIVE_UP_AFTER.days} days: "
+                                   f"{error}")
+        return None
+    attempts = mail.attempts + 1
+    pause = retry_pause(attempts)
+    Outbox.update(attempts=attempts, claimed_until=None, handed_over=None,
+                  last_error=str(error)[:500], next_attempt=now + pause
+                  ).where(Outbox.id == mail.id).execute()
+    log.warning("delivery to %s failed (attempt %d, next in %d s): %s",
+                mail.recipient, attempts, pause.total_seconds(), error)
+    return now + pause
+
+
+def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str) -> None:
+    """Never again: record it, tell the operator (log, `pbem status`) and, where it
+    tells them nothing secret, the game's other players (pbem.mail.bounces)."""
+    from pbem.mail.bounces import tell_of_bounce  # it queues mail: a module above this
+    with transaction():
+        Outbox.update(failed=now, attempts=mail.attempts + 1, claimed_until=None,
+                      handed_over=None, last_error=why[:500]).where(Outbox.id == mail.id
+                                                                    ).execute()
+        told = tell_of_bounce(config, mail, now)
+    log.error("gave up on mail to %s: %s%s", mail.recipient, why,
+              f" (told {told} other player(s) of the game)" if told else "")
 
 
 def _message_id(message: bytes) -> str:
@@ -104,33 +242,23 @@ def _message_id(message: bytes) -> str:
 
 
 class Transport:
-    """Where mail goes: one SMTP connection to the relay for a whole batch (opened at the
-    first message, reopened after a failure), or the local maildir."""
+    """Where mail goes: the relay (one connection for a whole batch, opened at the first
+    message, reopened after a failure), or the local maildir."""
 
     def __init__(self, config: Config):
         self.config = config
-        self.smtp: smtplib.SMTP | None = None
+        self.relay = Relay(config) if config.smtp_relay else None
 
-    def send(self, recipient: str, message: bytes) -> None:
-        if not self.config.smtp_relay:
+    def send(self, recipient: str, message: bytes,
+             handed_over: Callable[[], None] = lambda: None) -> None:
+        if self.relay is None:
             mailbox.Maildir(self.config.maildir, create=True).add(message)
             return
-        try:
-            if self.smtp is None:
-                host, port = host_port(self.config.smtp_relay, 25)
-                self.smtp = smtplib.SMTP(host, port, timeout=30)
-            self.smtp.sendmail(self.config.address, [recipient], message)
-        except (OSError, smtplib.SMTPException):
-            self.close()
-            raise
+        self.relay.send(self.config.address, recipient, message, handed_over)
 
     def close(self) -> None:
-        if self.smtp is not None:
-            try:
-                self.smtp.quit()
-            except (OSError, smtplib.SMTPException):
-                pass
-            self.smtp = None
+        if self.relay is not None:
+            self.relay.close()
 
     def __enter__(self) -> "Transport":
         return self
@@ -140,4 +268,4 @@ class Transport:
 
 
 def pending() -> int:
-    return Outbox.select().where(Outbox.sent.is_null()).count()
+    return Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null()).count()

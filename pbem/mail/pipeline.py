@@ -1,15 +1,24 @@
 """The inbound pipeline: every received mail goes through the same short list of steps.
 
     record → drop duplicates → ignore robots → limit floods → refuse what failed DMARC
-    at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized mail → route (by reply
-    token) → authenticate (token + registered From) → extract the text → run the commands
+    at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized or malformed mail →
+    route (by reply token) → authenticate (token + registered From) → extract the text →
+    ignore echoes of our own mail → run the commands (an error reply at most a few times
+    an hour)
 
 Each step is a small function that either lets the mail go on or stops it, saying why in
 the mail's `outcome`, which is stored with the raw bytes. The raw mail is committed before
 anything acts on it; everything after runs in one transaction, so a crash never
 half-applies a move, and a redelivered mail (same Message-ID) runs at most once. Mail that
 might not come from the address it claims (robots, strangers, forged senders) is never
-answered: the server must not be a tool for sending mail to third parties.
+answered: the server must not be a tool for sending mail to third parties
+(pbem.mail.limits bounds what the rest can make it send).
+
+What a mail may cost before it is known to be a player's is bounded: the raw bytes get a
+cheap look first (pbem.mail.prescan), only the header section is parsed up to the
+authentication, and the body's MIME structure is parsed only for a confirmed player's
+mail that passed the look. `receive` never raises but for TemporaryFailure: a mail that
+cannot even be read is stored raw with the reason, and the SMTP client hears a plain OK.
 """
 
 from __future__ import annotations
@@ -26,12 +35,15 @@ from pbem.commands import (Speaker, command_lines, owner_of, player_for, run_gam
 from pbem.commands.account import confirm_address
 from pbem.config import Config
 from pbem.logs import about_game, about_mail
-from pbem.mail import notify
+from pbem.mail import limits, notices, notify, refusals
 from pbem.mail.authentication import dmarc_refusal
 from pbem.mail.compose import LOOP_HEADER, ply_replied_to
-from pbem.mail.inbound import InboundMail, parse_mail, reply_text, robot_reason
+from pbem.mail.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
+                               robot_reason)
+from pbem.mail.prescan import structure_refusal
+from pbem.mail.retention import kept_until
 from pbem.mail.tokens import Route, confirm_token, read_route, reply_address
-from pbem.store import Inbound, Player, Request, Seat, transaction
+from pbem.store import Inbound, Player, Request, Seat, database, transaction
 from pbem.store.models import Ban
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
@@ -55,6 +67,7 @@ class Intake:
     row: Inbound | None = None
     route: Route | None = None
     player: Player | None = None
+    text: str = ""  # what the player wrote (extract), without quotes and signature
     lines: list[str] = field(default_factory=list)
     outcome: str = ""
 
@@ -68,13 +81,36 @@ def receive(config: Config, raw: bytes, envelope_sender: str | None = None,
     """Take one mail through the pipeline; returns what was done with it, in words.
 
     Raises TemporaryFailure only when the database cannot be reached or is locked, so
-    the caller can ask the sending MTA to retry; any other problem is recorded.
+    the caller can ask the sending MTA to retry; any other problem is recorded, with the
+    raw bytes, and the outcome says so (never the caller's business: no exception text
+    goes back to an SMTP client).
     """
-    intake = Intake(config, parse_mail(raw, envelope_sender, envelope_recipients))
+    try:
+        intake = Intake(config, parse_mail(raw, envelope_sender, envelope_recipients))
+    except Exception as error:  # parse_mail is meant never to raise; keep the mail anyway
+        return _record_unreadable(config, bytes(raw), error)
     with about_mail(intake.mail.message_id):  # every log line until the end names it
         _run_steps(intake)
         log.info("mail from %s: %s", intake.mail.sender or "(no From)", intake.outcome)
     return intake.outcome
+
+
+def _record_unreadable(config: Config, raw: bytes, error: Exception) -> str:
+    """A mail the reader itself failed on: stored raw under an invented Message-ID."""
+    log.exception("inbound mail could not be read")
+    outcome = f"failed: unreadable ({type(error).__name__})"
+    try:
+        with transaction():
+            row, created = Inbound.get_or_create(
+                message_id=invented_message_id(raw),  # same bytes, same id
+                defaults={"sender": "", "raw": raw, "outcome": outcome})
+            row.kept_until = kept_until(config, row.received, outcome)
+            row.save()
+    except OperationalError as stored:
+        raise TemporaryFailure(str(stored)) from stored
+    except Exception:  # the promise holds even now; the log has both tracebacks
+        log.exception("storing an unreadable inbound mail failed")
+    return outcome
 
 
 def _run_steps(intake: Intake) -> None:
@@ -87,16 +123,26 @@ def _run_steps(intake: Intake) -> None:
             else:
                 intake.outcome = intake.outcome or "done"
             if intake.row is not None and intake.outcome != "duplicate":
-                Inbound.update(outcome=intake.outcome).where(
-                    Inbound.id == intake.row.id).execute()
+                _write_outcome(intake)
     except OperationalError as error:
         raise TemporaryFailure(str(error)) from error
     except Exception as error:  # a bug must not lose the mail or stop the server
         log.exception("inbound mail %s failed", intake.mail.message_id)
-        intake.outcome = f"failed: {type(error).__name__}: {error}"
+        intake.outcome = f"failed: {type(error).__name__}: {error}"[:1000]
         if intake.row is not None:
-            Inbound.update(outcome=intake.outcome[:1000]).where(
-                Inbound.id == intake.row.id).execute()
+            try:
+                _write_outcome(intake)
+            except OperationalError as stored:
+                raise TemporaryFailure(str(stored)) from stored
+            except Exception:  # the row keeps "received": a redelivery runs it again
+                log.exception("recording the outcome of %s failed", intake.mail.message_id)
+
+
+def _write_outcome(intake: Intake) -> None:
+    """The outcome, and until when the raw mail is kept (pbem.mail.retention)."""
+    Inbound.update(outcome=intake.outcome,
+                   kept_until=kept_until(intake.config, intake.row.received, intake.outcome)
+                   ).where(Inbound.id == intake.row.id).execute()
 
 
 def record(intake: Intake) -> None:
@@ -147,11 +193,18 @@ def limit_rate(intake: Intake) -> bool:
 
 def require_dmarc(intake: Intake) -> bool:
     """With PBEM_AUTHSERV_ID set, mail whose From failed DMARC at our MTA (probably
-    forged), or that did not come through it, stops unanswered (pbem.mail.authentication)."""
+    forged), or that did not come through it, stops unanswered (pbem.mail.authentication);
+    it is counted, and the player it claims to be is told at their registered address,
+    once a day at most (pbem.mail.notices)."""
     if not intake.config.authserv_id:
         return False  # the embedded listener: no MTA has checked anything
     refusal = dmarc_refusal(intake.mail.message, intake.config.authserv_id, intake.mail.sender)
-    return intake.stop(refusal) if refusal else False
+    if refusal is None:
+        return False
+    reason, outcome = refusal
+    refusals.count(reason, intake.row.id)  # for `pbem status`: a broken set-up shows
+    notices.tell_of_unauthenticated(intake.config, intake.mail)  # registered address only
+    return intake.stop(outcome)
 
 
 def refuse_oversized(intake: Intake) -> bool:
@@ -159,13 +212,31 @@ def refuse_oversized(intake: Intake) -> bool:
     limit = intake.config.max_message_bytes
     if intake.mail.size <= limit:
         return False
+    _tell_a_player(intake, "[pbem] your mail was too large", [
+        f"Your mail of {intake.mail.size:,} bytes was not read: the limit is {limit:,}. "
+        f"Moves and commands are a few words of plain text; please send them without "
+        f"attachments."])
+    return intake.stop(f"refused: {intake.mail.size} bytes, over the limit of {limit}")
+
+
+def refuse_malformed(intake: Intake) -> bool:
+    """A structure no mail client writes (thousands of nested parts, a header of megabytes)
+    is refused unread, before its body is parsed (pbem.mail.prescan): players we know are
+    told; strangers get nothing."""
+    why = structure_refusal(intake.mail.raw)
+    if why is None:
+        return False
+    _tell_a_player(intake, "[pbem] your mail could not be read", [
+        f"Your mail was not read: {why}. Moves and commands are a few words of plain "
+        f"text; please send them in a new mail, without attachments or forwarded mail."])
+    return intake.stop(f"refused: malformed, {why}")
+
+
+def _tell_a_player(intake: Intake, subject: str, paragraphs: list[str]) -> None:
     player = Player.get_or_none(Player.email == intake.mail.sender)
     if player is not None and player.confirmed:
-        notify.note(intake.config, (player.name, player.email), "[pbem] your mail was too large", [
-            f"Your mail of {intake.mail.size:,} bytes was not read: the limit is {limit:,}. "
-            f"Moves and commands are a few words of plain text; please send them without "
-            f"attachments."], in_reply_to=intake.mail.message_id)
-    return intake.stop(f"refused: {intake.mail.size} bytes, over the limit of {limit}")
+        notify.note(intake.config, (player.name, player.email), subject, paragraphs,
+                    in_reply_to=intake.mail.message_id)
 
 
 def route(intake: Intake) -> bool:
@@ -186,7 +257,9 @@ def route(intake: Intake) -> bool:
 
 
 def authenticate(intake: Intake) -> bool:
-    """A token is accepted only with the From address of the player it belongs to."""
+    """A token is accepted only with the From address of the player it belongs to. Mail
+    with a seat's token from an address pbem does not know is not answered; the seat's
+    player is told (once a day at most) and how to add a second address."""
     sender, found = intake.mail.sender, intake.route
     if not sender:
         return intake.stop("ignored: no From address")
@@ -195,6 +268,9 @@ def authenticate(intake: Intake) -> bool:
                 .where((Seat.game == found.game) & (Seat.number == found.seat)).first())
         if seat is None or (seat.player.email != sender
                             and getattr(owner_of(sender), "id", None) != seat.player.id):
+            refusals.count("wrong-sender", intake.row.id)
+            if seat is not None and owner_of(sender) is None:  # perhaps their second address
+                notices.tell_of_other_address(intake.config, seat.player, sender, found.game)
             return intake.stop("ignored: From is not the seat's player")
         intake.player = seat.player
         return False
@@ -220,11 +296,18 @@ def _ask_for_confirmation(intake: Intake) -> bool:
                                      & Request.open).exists()
     if waiting:  # one request per address: a forger cannot make us mail it again and again
         return intake.stop("ignored: a confirmation is already waiting for an answer")
+    failed = limits.authentication_failure(intake.mail.message, intake.config.authserv_id)
+    if failed:  # our MTA says the From is someone else's: they must not hear from us
+        return intake.stop(f"ignored: {failed} at {intake.config.authserv_id}, no "
+                           f"confirmation asked for")
+    if limits.unconfirmed_cap_reached(intake.config):
+        return intake.stop(limits.CAP_REACHED)
     request = Request.create(kind="confirm", player=player, inbound=intake.row)
     token = confirm_token(intake.config.secret_key, request.id)
+    # Nothing the sender wrote (not even the Subject): the From may be a victim's, and
+    # pbem must not carry a forger's text to them.
     notify.note(intake.config, (player.name, player.email), "[pbem] please confirm", [
-        f"Someone, probably you, sent pbem a mail from {player.email} "
-        f"(subject: {intake.mail.subject or '(none)'}).",
+        f"Someone, probably you, sent pbem a mail from {player.email}.",
         "Before pbem acts on mail from a new address, it asks once: reply to this mail "
         "(anything will do) and your mail will be carried out.",
         "If it was not you, ignore this mail; nothing more will come.",
@@ -243,29 +326,53 @@ def _confirm(intake: Intake, request: Request) -> bool:
     original = parse_mail(bytes(held.raw))
     intake.player = player
     intake.mail = original  # the commands are in the held mail
-    Inbound.update(outcome="done: run after confirmation").where(Inbound.id == held.id).execute()
+    outcome = "done: run after confirmation"
+    Inbound.update(outcome=outcome, kept_until=kept_until(intake.config, held.received, outcome)
+                   ).where(Inbound.id == held.id).execute()
     return False
 
 
 def extract(intake: Intake) -> bool:
     """The player's new text, without quotes and signatures: its first lines are commands."""
-    intake.lines = command_lines(reply_text(intake.mail))
+    intake.text = reply_text(intake.mail)
+    intake.lines = command_lines(intake.text)
     subject = re.sub(r"^((re|aw|sv|fw|fwd)\s*:\s*)+", "", intake.mail.subject, flags=re.I)
     if not intake.lines and subject.strip().lower() in SUBJECT_COMMANDS:
         intake.lines = [subject.strip().lower()]  # List-Unsubscribe's mailto: sends one
     return False
 
 
+def ignore_echo(intake: Intake) -> bool:
+    """A mail that repeats our last mail to its sender word for word is a robot's, even
+    without a robot's headers: answering it would start a loop."""
+    if limits.repeats_our_last_mail(intake.mail.sender, intake.text):
+        return intake.stop("ignored: it repeats our last mail to this address")
+    return False
+
+
 def run_commands(intake: Intake) -> bool:
-    mail, found = intake.mail, intake.route
-    speaker = Speaker(intake.config, intake.player, mail.message_id)
-    if found is not None and found.game is not None:
-        speaker.replied_ply = ply_replied_to(intake.config, mail.replied_to, found.game)
-        run_game_mail(speaker, found.game, found.seat, intake.lines)
-    else:
-        run_global_mail(speaker, intake.lines)
+    """Run the lines and answer. An answer that could only say what failed goes to one
+    address at most PBEM_ERROR_REPLIES_PER_HOUR times an hour (a responder that marks
+    nothing ends its loop there); beyond that, such a mail changes nothing and is not
+    answered (its commands ran in a savepoint, which is rolled back)."""
+    mail, found, config = intake.mail, intake.route, intake.config
+    speaker = Speaker(config, intake.player, mail.message_id)
+    quota_used = limits.error_replies_last_hour(mail.sender) >= config.error_replies_per_hour
+    with database.atomic() as savepoint:  # nested in the pipeline's transaction
+        if found is not None and found.game is not None:
+            speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
+            report = run_game_mail(speaker, found.game, found.seat, intake.lines)
+        else:
+            report = run_global_mail(speaker, intake.lines)
+        only_errors = report is not None and not (report.applied or report.held)
+        if only_errors and quota_used:
+            savepoint.rollback()
+            return intake.stop(f"ignored: {config.error_replies_per_hour} error replies to "
+                               f"this address within an hour already")
+    if only_errors:
+        return intake.stop(f"{limits.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
     return intake.stop(f"done: {len(intake.lines)} line(s)")
 
 
-STEPS = (drop_duplicate, ignore_robots, limit_rate, require_dmarc, refuse_oversized, route,
-         authenticate, extract, run_commands)
+STEPS = (drop_duplicate, ignore_robots, limit_rate, require_dmarc, refuse_oversized,
+         refuse_malformed, route, authenticate, extract, ignore_echo, run_commands)

@@ -58,7 +58,7 @@ class Game(BaseModel):
     result = CharField(default="*")
     termination = TextField(default="")  # why it ended, in words
     creator = ForeignKeyField(Player, null=True, backref="created_games")
-    created = DateTimeField(default=utcnow)
+    created = DateTimeField(default=utcnow, index=True)  # invitations a day (mail.limits)
     updated = DateTimeField(default=utcnow, index=True)
 
     class Meta:
@@ -120,17 +120,22 @@ class Inbound(BaseModel):
     raw = BlobField()
     received = DateTimeField(default=utcnow, index=True)
     outcome = TextField(default="received")  # what the pipeline did with it
+    # When `raw` may be emptied (pbem.mail.retention); None: kept (not decided yet).
+    kept_until = DateTimeField(null=True, index=True)
 
 
 class Outbox(BaseModel):
     game = ForeignKeyField(Game, null=True, backref="mails", on_delete="SET NULL")
-    recipient = CharField()
+    recipient = CharField(index=True)  # our last mail to an address (mail.limits)
     message = BlobField()  # the whole RFC 822 message
-    created = DateTimeField(default=utcnow)
+    created = DateTimeField(default=utcnow, index=True)  # mail an hour (mail.limits)
     attempts = IntegerField(default=0)
     next_attempt = DateTimeField(default=utcnow, index=True)
     claimed_until = DateTimeField(null=True)  # a deliverer is on it until then
+    claimed_by = CharField(default="")  # ... which one: host:pid (pbem.mail.outbox)
+    handed_over = DateTimeField(null=True)  # written to the relay, its answer not yet read
     sent = DateTimeField(null=True, index=True)
+    failed = DateTimeField(null=True)  # given up: the relay refused it for good (5xx)
     last_error = TextField(default="")
 
 
@@ -146,6 +151,18 @@ class Request(BaseModel):
     open = BooleanField(default=True, index=True)
     created = DateTimeField(default=utcnow)
 
+
+class Refusal(BaseModel):
+    """A mail the sender checks refused (pbem.mail.refusals): why, in a short fixed word."""
+    reason = CharField()  # no-verdict, unreadable-verdict, dmarc-fail, ... (refusals.REASONS)
+    inbound_id = IntegerField(null=True, index=True)  # the Inbound row, while it is kept
+    at = DateTimeField(default=utcnow, index=True)
+
+
+class Notice(BaseModel):
+    """When a once-a-day notice (pbem.mail.notices) last went out, by what it is about."""
+    key = CharField(unique=True)  # e.g. "unauthenticated:player:17"
+    sent = DateTimeField()
 
 
 class TimeControl(BaseModel):
@@ -209,4 +226,4 @@ class Ban(BaseModel):
 
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban)
+          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice)

@@ -22,6 +22,7 @@ from pbem import TEMPLATES
 from pbem.play import display_name
 from pbem.play import outcome_words as won_words
 from pbem.store import Game, Player, Seat
+from pbem.export.public import public_listing
 from pbem.web.search import STATUSES, FilterError, GameFilters, page_of
 
 archive = Blueprint("archive", __name__)
@@ -92,6 +93,7 @@ def seat_outcome(result: str, number: int, share: str | None = None) -> str:
 def listing(filters: GameFilters) -> tuple[list[dict], bool]:
     """The rows of one index page, ready for the template, and whether more follow."""
     games, more = page_of(filters, *LISTED)
+    games = public_listing(games)  # running games as of their last ply the public may know
     seated = seats_of([game.id for game in games])
     rows = [{"game": game, "title": ENGINES[game.engine].title if game.engine in ENGINES
              else game.engine, "seats": seated[game.id],

@@ -47,13 +47,13 @@ def _answer(body: str, content_type: str, table, download: str | None = None) ->
     return response
 
 
-@exports.route("/games/<int:game_id>.txt")
+@exports.route("/games/<int(max=2147483647):game_id>.txt")  # ids are 32-bit in PostgreSQL
 def record(game_id: int):
     table = load_table(game_id)
     return _answer(record_text(table), TEXT, table, file_name(table, "txt"))
 
 
-@exports.route("/games/<int:game_id>.sgf")
+@exports.route("/games/<int(max=2147483647):game_id>.sgf")
 def sgf(game_id: int):
     table = load_table(game_id)
     if table.engine.id != "onyx":
@@ -65,7 +65,7 @@ def sgf(game_id: int):
                    file_name(table, "sgf"))
 
 
-@exports.route("/games/<int:game_id>/ply/<ply>.svg")
+@exports.route("/games/<int(max=2147483647):game_id>/ply/<ply>.svg")
 def ply_svg(game_id: int, ply: str):
     table = load_table(game_id)
     number = parse_ply(table, ply)
@@ -75,7 +75,7 @@ def ply_svg(game_id: int, ply: str):
                    "image/svg+xml", table)
 
 
-@exports.route("/games/<int:game_id>/print")
+@exports.route("/games/<int(max=2147483647):game_id>/print")
 def print_page(game_id: int):
     table = load_table(game_id)
     every = printable.parse_every(request.args.get("every"), table.game.plies)

@@ -32,6 +32,7 @@ from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import Seated, outcome_words, refused, seats_of
+from pbem.export.public import as_public
 
 game_page = Blueprint("game_page", __name__)
 game_page.register_error_handler(400, refused)
@@ -97,7 +98,8 @@ def move_list(game: Game, seated: list[Seated], finished: bool) -> tuple[list[Pl
                  seat == CHANCE, [])
              for number, seat, text, anonymous
              in Move.select(Move.ply, Move.seat, shown, Move.anonymous)
-             .where(Move.game == game).order_by(Move.ply).tuples()]
+             .where((Move.game == game) & (Move.ply <= game.plies))  # as_public's plies
+             .order_by(Move.ply).tuples()]
     before: list[str] = []
     for ply, seat, text in (Comment.select(Comment.ply, Comment.seat, Comment.text)
                             .where(Comment.game == game)
@@ -105,8 +107,9 @@ def move_list(game: Game, seated: list[Seated], finished: bool) -> tuple[list[Pl
         said = f"{names.get(seat, f'#{seat + 1}')}: {text}"
         if 0 < ply <= len(plies):
             plies[ply - 1].comments.append(said)
-        else:
+        elif ply <= 0:
             before.append(said)
+        # else: said after a ply the public may not know of yet; shown once it may
     return plies, before
 
 
@@ -203,6 +206,7 @@ def show(game_id: int):
     game = Game.get_or_none(Game.id == game_id)
     if game is None or game.engine not in ENGINES:
         abort(404, f"There is no game number {game_id}.")
+    game = as_public(game)  # a running game as of its last ply the public may know of
     engine = ENGINES[game.engine]
     seated = seats_of([game.id])[game.id]
     labels = seat_labels(engine, game.options, len(seated))

@@ -11,9 +11,12 @@ are kept (`pbem admin forget` blanks rows but never deletes them).
                                           refused, held, expired, failed, received (running)
     pbem_refusals_total{reason}           ignored or refused mail, by reason (robot, banned,
                                           dmarc_fail, wrong_sender, too_large, …)
+    pbem_authentication_refusals_total{reason}  of those, the DMARC check's, by why
+                                          (pbem.mail.refusals: no-verdict, dmarc-fail, …)
     pbem_moves_total{game}                players' moves played (not the dealer's), by game
     pbem_games{status}                    games by status
     pbem_outbox_backlog                   mails not yet delivered; _retrying: of which failed once
+    pbem_outbox_given_up_total            mails given up on (5xx, or undelivered for 5 days)
     pbem_outbox_oldest_seconds            age of the oldest undelivered mail (0: none)
     pbem_scheduler_lag_seconds{job}       how long the oldest due, unclaimed work has waited:
                                           deadlines (clocks) and outbox (due mail); 0 on time
@@ -31,6 +34,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from pbem.engines.base import CHANCE
+from pbem.mail.refusals import totals as refusal_totals
 from pbem.status import seconds_since
 from pbem.store import Game, Inbound, Move, Outbox
 from pbem.store.models import Clock, utcnow
@@ -102,6 +106,12 @@ class StoreCollector:
             refusals.add_metric([reason], count)
         yield mails
         yield refusals
+        # The DMARC check's own reasons (pbem.mail.refusals): why authentication failed.
+        failed = CounterMetricFamily("pbem_authentication_refusals", "Mail refused by the "
+                                     "DMARC check, by why (last 90 days)", labels=["reason"])
+        for reason, count in sorted(refusal_totals().items()):
+            failed.add_metric([reason], count)
+        yield failed
 
         moves = CounterMetricFamily("pbem_moves", "Players' moves played (not the dealer's)",
                                     labels=["game"])
@@ -116,9 +126,13 @@ class StoreCollector:
             games.add_metric([status], count)
         yield games
 
-        waiting = Outbox.select().where(Outbox.sent.is_null())
+        waiting = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
         yield GaugeMetricFamily("pbem_outbox_backlog", "Mails not yet delivered",
                                 value=waiting.count())
+        yield CounterMetricFamily("pbem_outbox_given_up", "Mails given up on (refused for "
+                                  "good, or undelivered for days)",
+                                  value=Outbox.select().where(Outbox.failed.is_null(False))
+                                  .count())
         yield GaugeMetricFamily("pbem_outbox_retrying", "Undelivered mails that failed at "
                                 "least once", value=waiting.where(Outbox.attempts > 0).count())
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
@@ -133,7 +147,8 @@ class StoreCollector:
         lag.add_metric(["deadlines"], seconds_since(now, due) or 0)
         free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
         due = (Outbox.select(fn.MIN(Outbox.next_attempt))
-               .where(Outbox.sent.is_null() & (Outbox.next_attempt <= now) & free).scalar())
+               .where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                      & (Outbox.next_attempt <= now) & free).scalar())
         lag.add_metric(["outbox"], seconds_since(now, due) or 0)
         yield lag
 
