@@ -60,8 +60,8 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
 
 
 def named_players(words: list[str], writer: str) -> tuple[list[str], list[str]]:
-    """The addresses invited and the bots (`bot`, `bot:hard`) named, in the mail's order;
-    refuses a `bot:` that names no level."""
+    """The addresses invited and the bots named (`bot`, `bot:hard`), each in the mail's
+    order (the bots sit after the people); refuses a `bot:` that names no level."""
     invited, robots = [], []
     for word in words:
         word = word.strip(",;")
