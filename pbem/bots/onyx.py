@@ -16,6 +16,7 @@ taken when Black's first stone is worth more than the best answer White has.
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 
 from pbem.engines.base import Decision, Engine
@@ -26,6 +27,10 @@ WIN = 100_000.0
 #: Per level: (share of the points looked at, candidates searched two plies deep,
 #: chance of a slip to a random move among the best few).
 LEVELS = {"easy": (0.35, 0, 0.25), "normal": (1.0, 4, 0.0), "hard": (1.0, 20, 0.0)}
+#: CPU seconds (time.process_time) per decision: half of it for looking one ply ahead,
+#: the rest two plies deep. On 12×12 a decision stays well inside (bench/bots.py), so
+#: the same seed gives the same move; on the biggest boards the cap cuts the search.
+CAPS = {"easy": 0.5, "normal": 1.2, "hard": 2.0}
 
 
 def _free(board, cells: bytearray, p: int) -> bool:
@@ -155,8 +160,15 @@ def choose(engine: Engine, state: OnyxState, seat: int, level: str,
     elif share < 1.0:
         near = path_points(state, colour) | path_points(state, other)
         moves = [m for m in moves if m in near or rng.random() < share] or moves
-    scored = sorted(((evaluate(engine.apply(state, seat, m), colour) + rng.random() * 0.01,
-                      m) for m in moves), reverse=True)
+    cap, started = CAPS[level], time.process_time()
+    rng.shuffle(moves)  # what the cap leaves out, if it cuts, is a random part
+    scored = []
+    for m in moves:
+        if scored and time.process_time() - started > cap / 2:
+            break
+        scored.append((evaluate(engine.apply(state, seat, m), colour) + rng.random() * 0.01,
+                       m))
+    scored.sort(reverse=True)
     if slip and rng.random() < slip:
         return scored[rng.randrange(min(len(scored), 6))][1]
     if state.plies == 0 and len(scored) > 1:
@@ -165,13 +177,17 @@ def choose(engine: Engine, state: OnyxState, seat: int, level: str,
         return scored[0][1]
     best, choice = -2 * WIN, scored[0][1]
     for _, move in scored[:deep]:
-        value = _answered(engine, engine.apply(state, seat, move), colour, best)
+        if time.process_time() - started > cap:
+            break
+        value = _answered(engine, engine.apply(state, seat, move), colour, best,
+                          started + cap)
         if value > best:
             best, choice = value, move
     return choice
 
 
-def _answered(engine: Engine, after: OnyxState, colour: int, floor: float) -> float:
+def _answered(engine: Engine, after: OnyxState, colour: int, floor: float,
+              deadline: float) -> float:
     """The value of `after` for `colour` once the opponent has made its best answer
     among the points on either shortest path and its captures (a win, if it has one);
     stops early once the value cannot beat `floor`."""
@@ -186,7 +202,7 @@ def _answered(engine: Engine, after: OnyxState, colour: int, floor: float) -> fl
     worst = evaluate(after, colour) + 1  # passing is never the opponent's best
     for move in sorted(answers):
         worst = min(worst, evaluate(engine.apply(after, seat, move), colour))
-        if worst <= floor:
+        if worst <= floor or time.process_time() > deadline:
             break
     return worst
 
