@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pbem import clock, conversation
+from pbem.bots import is_bot
 from pbem.commands import player_for
 from pbem.config import Config
 from pbem.engines.base import Engine, OptionError
@@ -32,7 +33,8 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
     if not engine.min_players <= len(emails) <= engine.max_players:
         raise OptionError(f"{engine.title} is for {engine.min_players} to "
                           f"{engine.max_players} players, not {len(emails)}.")
-    if len({e.lower() for e in emails}) != len(emails):
+    people = [e.lower() for e in emails if not is_bot(e)]  # bots may sit more than once
+    if len(set(people)) != len(people):
         raise OptionError("each player needs an address of their own.")
     options, time_options = controls.split_options(options)  # time=, timeout=: the server's
     control = controls.resolve(engine.id, time_options)

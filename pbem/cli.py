@@ -8,6 +8,8 @@
     pbem worker                          mail in and scheduler, no web (production)
     pbem status                          database, outbox backlog; exit 1 when unreachable
     pbem new GAME --player EMAIL... [--option K=V]...   start a game at once; prints its id
+                                         (a player may be a bot: bot:easy|normal|hard)
+    pbem arena GAME --players bot:hard,bot:normal [--games N] [--seats N]   bots' win shares
     pbem ingest < MESSAGE                one mail from an MTA pipe (exit 75: try later)
     pbem deliver                         send what is due in the outbox now
     pbem export ID [--format record|sgf|svg|html] [--output FILE]   a game, as the web has it
@@ -31,6 +33,7 @@ import sys
 
 from notation.record import RecordSyntaxError, format_record, parse_records
 from pbem import __version__
+from pbem.bots import NotABot, is_bot
 from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
@@ -117,8 +120,19 @@ def _parser() -> argparse.ArgumentParser:
 
     new = _game_parser(commands, "new", "start a game at once and mail its players")
     new.add_argument("--player", action="append", default=[], metavar="EMAIL",
-                     help="a player's address, in seat order (Onyx: Black first)")
+                     help="a player's address, in seat order (Onyx: Black first); "
+                     "bot:easy, bot:normal or bot:hard seats a bot")
     new.set_defaults(run=_new)
+
+    arena = _game_parser(commands, "arena", "play bots against each other and print "
+                         "their win shares with 95%% confidence intervals")
+    arena.add_argument("--players", default="bot:hard,bot:normal",
+                       help="contestants, comma-separated: bot:LEVEL or random")
+    arena.add_argument("--games", type=int, default=200, help="games to play (200)")
+    arena.add_argument("--seats", type=int, help="players per game (default: the "
+                       "contestants; more seats are random players)")
+    arena.add_argument("--seed", default="arena", help="the same seed gives the same games")
+    arena.set_defaults(run=_arena)
 
     ingest = commands.add_parser("ingest", help="take one mail on standard input (MTA pipe)")
     ingest.set_defaults(run=_ingest)
@@ -283,8 +297,8 @@ def _games(args) -> int:
         time, timeout = DEFAULTS.get(engine.id, FALLBACK)
         print(f"    time={time}  the clock: 3d for each move, 10d+2d a bank of 10 days plus "
               f"2 after each move, or none")
-        print(f"    timeout={timeout}  when a player's time runs out: forfeit (they lose) "
-              f"or auto (a move is played for them)")
+        print(f"    timeout={timeout}  when a player's time runs out: forfeit (they lose), "
+              f"auto (a move is played for them) or bot (a bot plays it)")
     return 0
 
 
@@ -394,12 +408,36 @@ def _new(args) -> int:
         options = dict(_option_pair(text) for text in args.option)
         config = _server_config()
         game_id = start_game(config, engine, options, args.player)
-    except (UnknownGame, OptionError) as error:
+    except (UnknownGame, OptionError, NotABot) as error:
         print(f"pbem new: {error}", file=sys.stderr)
         return 2
     deliver_due(config)
-    print(f"game #{game_id} started; mail went to {', '.join(args.player)}")
+    people = [address for address in args.player if not is_bot(address)]
+    print(f"game #{game_id} started; mail went to {', '.join(people) or 'nobody (bots only)'}")
     print(game_id)
+    return 0
+
+
+def _arena(args) -> int:
+    from pbem.bots.arena import arena, summary
+    try:
+        engine = get_engine(args.game)
+        options = engine.resolve_options(dict(_option_pair(t) for t in args.option))
+        contestants = [c for c in args.players.split(",") if c.strip()]
+        seats = args.seats or max(len(contestants), engine.min_players)
+        if not engine.min_players <= seats <= engine.max_players:
+            raise OptionError(f"{engine.title} is for {engine.min_players} to "
+                              f"{engine.max_players} players, not {seats}.")
+        if len(contestants) > seats:
+            raise OptionError(f"{len(contestants)} contestants need --seats "
+                              f"{len(contestants)} or more.")
+        standings = arena(engine, contestants, args.games, options, seats, seed=args.seed)
+    except (UnknownGame, OptionError, ValueError) as error:
+        print(f"pbem arena: {error}", file=sys.stderr)
+        return 2
+    print(f"{engine.title}, {seats} players, {args.games} games:")
+    for line in summary(standings, seats):
+        print(line)
     return 0
 
 

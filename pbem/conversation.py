@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pbem import clock
+from pbem.bots import is_bot
 from pbem.engines.base import CHANCE
 from pbem.mail import notify
 from pbem.mail.notify import Report
@@ -145,7 +146,10 @@ def said_by_another(table: Table, seat: int) -> bool:
 
 def send(config, table: Table, seat: int, report: Report | None = None,
          notes: list[str] | tuple = (), in_reply_to: str | None = None) -> None:
-    """The game mail for `seat`, with its news since its cursor; moves the cursor on."""
+    """The game mail for `seat`, with its news since its cursor; moves the cursor on.
+    A bot's seat is never mailed (pbem.bot_turns moves for it)."""
+    if is_bot(table.seats[seat].player.email):
+        return
     lines = news(table, seat)
     clock_text = display.clock_line(table, seat)
     notify.send_game_mail(config, table, seat, news=lines, clock=clock_text, report=report,

@@ -7,8 +7,9 @@ digests that are due (pbem.digest); every hour, expire old confirmation requests
 prune the raw mail and delivered outbox rows past their retention (pbem.mail.retention); with
 PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.mail.imap); every
 minute, send the reminders and act on the timeouts and vacations' ends that are due
-(pbem.timekeeping.deadlines). Each job claims its rows, so two schedulers on one
-database do no harm.
+(pbem.timekeeping.deadlines); every 5 seconds, and at once after mail came in
+(`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns). Each job
+claims its rows, so two schedulers on one database do no harm.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import threading
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from pbem.bot_turns import move_bots
 from pbem.config import Config
 from pbem.digest import send_digests
 from pbem.mail.confirmations import expire_confirmations
@@ -33,6 +35,7 @@ DIGEST_JOB, CONFIRM_JOB = "daily-digests", "expire-confirmations"
 IMAP_JOB = "poll-imap"
 PRUNE_JOB = "prune-mail"
 DEADLINE_JOB = "deadlines"
+BOT_JOB = "bot-moves"
 
 
 class Scheduler:
@@ -58,6 +61,11 @@ class Scheduler:
         self.scheduler.add_job(self.deadlines, "interval", minutes=1, id=DEADLINE_JOB,
                                coalesce=True, max_instances=1,
                                next_run_time=dt.datetime.now(dt.timezone.utc))
+        # Bots' moves: searched outside any player's transaction, each claimed seat by
+        # seat (pbem.bot_turns); kicked after every mail in, so a bot answers at once.
+        self.scheduler.add_job(self.bots, "interval", seconds=5, id=BOT_JOB,
+                               coalesce=True, max_instances=1,
+                               next_run_time=dt.datetime.now(dt.timezone.utc))
         if imap_configured(config):  # mail in from a mailbox, for a server without an MX
             self.scheduler.add_job(self.poll_imap, "interval", seconds=config.imap_interval,
                                    id=IMAP_JOB, coalesce=True, max_instances=1,
@@ -73,7 +81,7 @@ class Scheduler:
     def poll_imap(self) -> None:
         try:
             if poll_mailbox(self.config).taken:
-                self.kick_delivery()
+                self.kick_after_mail()
         except Exception:  # mailbox unreachable: unseen mail stays there for the next poll
             log.exception("polling the IMAP mailbox failed")
 
@@ -98,6 +106,25 @@ class Scheduler:
                 self.kick_delivery()
         except Exception:  # unclaimed rows stay due; the next run tries again
             log.exception("acting on due deadlines failed")
+
+    def bots(self) -> None:
+        try:
+            if move_bots(self.config):
+                self.kick_delivery()
+        except Exception:  # the claims run out; the next run tries again
+            log.exception("moving for the bots failed")
+
+    def kick_bots(self) -> None:
+        """Move for the bots now rather than at the next tick (a player just moved)."""
+        try:
+            self.scheduler.modify_job(BOT_JOB, next_run_time=dt.datetime.now(dt.timezone.utc))
+        except Exception:  # scheduler shutting down: the next start moves for them
+            log.debug("could not kick the bot job", exc_info=True)
+
+    def kick_after_mail(self) -> None:
+        """A mail came in: its answer goes out, and any bot it made wait moves."""
+        self.kick_delivery()
+        self.kick_bots()
 
     def deliver(self) -> None:
         # A kick while a delivery runs cannot start a second one (max_instances=1:

@@ -37,10 +37,10 @@ class MailWorker:
         # A listener that cannot bind (port taken) fails here, before anything runs.
         if config.smtp_listen:
             self.listeners.append(start_listener(config, config.smtp_listen,
-                                                 after_receive=self.scheduler.kick_delivery))
+                                                 after_receive=self.scheduler.kick_after_mail))
         if config.lmtp_listen:
             self.listeners.append(start_listener(config, config.lmtp_listen, lmtp=True,
-                                                 after_receive=self.scheduler.kick_delivery))
+                                                 after_receive=self.scheduler.kick_after_mail))
         self.scheduler.start()
         self.scheduling = True
 

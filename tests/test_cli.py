@@ -320,8 +320,8 @@ def test_games_lists_onyx_and_its_options(capsys):
     assert out.split("onix:")[0].splitlines()[-2:] == [
         "    time=3d  the clock: 3d for each move, 10d+2d a bank of 10 days plus 2 after each "
         "move, or none",
-        "    timeout=forfeit  when a player's time runs out: forfeit (they lose) or auto (a "
-        "move is played for them)"]
+        "    timeout=forfeit  when a player's time runs out: forfeit (they lose), auto (a "
+        "move is played for them) or bot (a bot plays it)"]
 
 
 def test_no_command_prints_the_help_and_fails(capsys):

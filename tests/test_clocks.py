@@ -58,7 +58,7 @@ def test_time_controls_are_written_per_move_as_a_bank_or_none():
     ("10m", "forfeit", "a limit is between 1 hour and 365 days"),
     ("1d+9999999d", "forfeit", r"^time=1d\+9999999d: an increment is at most 365 days\.$"),
     ("10d+366d", "auto", "an increment is at most 365 days"),
-    ("3d", "never", "timeout=never is not allowed: choose forfeit or auto"),
+    ("3d", "never", "timeout=never is not allowed: choose forfeit, auto or bot"),
 ])
 def test_a_wrong_time_control_is_refused_with_an_example(time, timeout, complaint):
     with pytest.raises(OptionError, match=complaint.replace("(", r"\(")):

@@ -59,7 +59,8 @@ COMMANDS = (
     Command("games", account.games, "games", "my games and whose turn it is", ANYWHERE,
             False),
     Command("new", new_game, "new GAME with ADDRESS… [option=value …]", "start a game, "
-            "e.g. `new onyx with bob@example.org board=16`; the others are invited",
+            "e.g. `new onyx with bob@example.org board=16`; the others are invited; "
+            "`bot:easy`, `bot:normal` or `bot:hard` seats a bot",
             ANYWHERE, False),
     Command("name", account.name, "name NAME", "my display name, e.g. `name Alice B.`",
             ANYWHERE, False),

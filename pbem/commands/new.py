@@ -1,9 +1,14 @@
-"""`new GAME with ADDRESS… [option=value …]`: a game created by mail, and its invitations."""
+"""`new GAME with ADDRESS… [option=value …]`: a game created by mail, and its invitations.
+
+A bot (`bot`, `bot:easy`, `bot:hard`) named among the addresses takes a seat at once:
+it needs no invitation. The writer always plays, so a game by mail is never bots only.
+"""
 
 from __future__ import annotations
 
 import re
 
+from pbem.bots import NotABot, bot_address, bot_level, is_bot
 from pbem.commands.speaker import ADDRESS, Refused, Speaker, player_for
 from pbem.config import Config
 from pbem.engines import get_engine
@@ -24,24 +29,51 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
     engine = get_engine(words[0])
     options, time_options = controls.split_options(dict(OPTION.findall(rest)))
     control = controls.resolve(engine.id, time_options)  # the server's options, not the game's
-    invited = [a.lower() for a in ADDRESS.findall(rest) if a.lower() != speaker.player.email]
-    invited = list(dict.fromkeys(invited))
-    count = len(invited) + 1
+    invited, robots = named_players(words[1:], speaker.player.email)
+    count = len(invited) + len(robots) + 1
     if not engine.min_players <= count <= engine.max_players:
         raise Refused(f"{engine.title} is for {engine.min_players} to {engine.max_players} "
-                      f"players; you named {count} (you and {len(invited)} others).")
+                      f"players; you named {count} (you and {count - 1} others).")
     engine.check_options(engine.resolve_options(options))
     refusal = invitation_refusal(speaker.config, speaker.player, invited)  # no mail cannon
     if refusal:
         raise Refused(refusal)
-    players = [speaker.player] + [player_for(address) for address in invited]
+    players = ([speaker.player] + [player_for(address) for address in invited]
+               + [player_for(bot) for bot in robots])
     game = create_game(engine, options, players, speaker.player, accepted=False)
     controls.keep(game, control)
     table = Table.load(game.id)
     for seat in table.seats[1:]:
-        invite(speaker.config, table, seat.number)
+        if is_bot(seat.player.email):  # a bot needs no invitation: it has accepted
+            seat.answer = "accepted"
+            seat.save()
+        else:
+            invite(speaker.config, table, seat.number)
+    if not invited:  # you and bots only: the game starts now
+        from pbem import conversation  # the policy imports the commands' neighbours
+        table.start()
+        conversation.after_write(speaker.config, table)
+        return [f"Game #{game.id} ({engine.title}, {describe_options(table)}) has "
+                f"started with {', '.join(table.names[1:])}."]
     return [f"Game #{game.id} ({engine.title}, {describe_options(table)}) is created; "
             f"invitations went to {', '.join(invited)}. It starts when all accept."]
+
+
+def named_players(words: list[str], writer: str) -> tuple[list[str], list[str]]:
+    """The addresses invited and the bots named (`bot`, `bot:hard`), each in the mail's
+    order (the bots sit after the people); refuses a `bot:` that names no level."""
+    invited, robots = [], []
+    for word in words:
+        word = word.strip(",;")
+        try:
+            level = bot_level(word)
+        except NotABot as error:
+            raise Refused(str(error)) from None
+        if level is not None:
+            robots.append(bot_address(level))
+            continue
+        invited += [a.lower() for a in ADDRESS.findall(word) if a.lower() != writer]
+    return list(dict.fromkeys(invited)), robots
 
 
 def describe_options(table: Table) -> str:

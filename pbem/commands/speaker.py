@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pbem.bots import bot_level
 from pbem.config import Config
 from pbem.store import Player
 from pbem.store import Address
@@ -47,7 +48,10 @@ def command_lines(text: str) -> list[str]:
 
 def player_for(email: str, name: str = "") -> Player:
     """The player with this address (or a second address of theirs), created
-    (unconfirmed) on first sight."""
+    (unconfirmed) on first sight; for `bot:LEVEL`, that bot (pbem.bot_turns)."""
+    if bot_level(email) is not None:
+        from pbem.bot_turns import bot_player
+        return bot_player(bot_level(email))
     email = email.lower()
     player = owner_of(email)
     if player is None:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from notation.record import format_record
+from pbem.bots import is_bot
 from pbem.config import Config
 from pbem.engines.base import CHANCE
 from pbem.mail import compose
@@ -143,7 +144,10 @@ def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
 
 def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],
          reply_to: str | None = None, in_reply_to: str | None = None):
-    """A plain answer that is not about one game's position (help, games, confirmations)."""
+    """A plain answer that is not about one game's position (help, games, confirmations).
+    A bot (`bot:hard`) is never mailed: it needs no invitation."""
+    if is_bot(to[1]):
+        return None
     message = compose.build(config, to, subject_line, "note", {"paragraphs": paragraphs},
                             reply_to=reply_to, in_reply_to=in_reply_to)
     queue(message, to[1])

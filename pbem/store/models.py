@@ -82,6 +82,7 @@ class Seat(BaseModel):
     told = IntegerField(default=0)
     heard = IntegerField(default=0)
     share = CharField(null=True)  # its share of the win once the game is over: 1, 0, 1/2
+    claimed_until = DateTimeField(null=True)  # a bot seat: a scheduler moves for it until then
 
     class Meta:
         indexes = ((("game", "number"), True),)
@@ -171,7 +172,7 @@ class TimeControl(BaseModel):
     per_move = IntegerField(default=0)  # seconds for each wait; 0: a bank, or no limit
     bank = IntegerField(default=0)  # seconds each seat starts with
     increment = IntegerField(default=0)  # seconds added after each of a seat's moves
-    timeout = CharField(default="forfeit")  # forfeit or auto
+    timeout = CharField(default="forfeit")  # forfeit, auto or bot
 
 
 class Clock(BaseModel):

@@ -5,7 +5,7 @@ Written with the game's options but kept apart from them (the engine never sees 
 its waits use up, plus 2 days after each of its moves (as correspondence servers do);
 `time=none` has no limit. No limit, increment or bank goes past `LONGEST` (a year).
 `timeout=forfeit` ends the game when a seat's time runs out; `timeout=auto` plays a move
-for them instead. Where the rulings name a default for the decision (6 nimmt!'s lowest
+for them instead; `timeout=bot` has the `normal` bot (pbem.bots) play that move. Where the rulings name a default for the decision (6 nimmt!'s lowest
 card, Gem Forge's pass, Onix's part 2) it is played either way. A reaction window has
 its own short deadline, `WINDOW`, whatever the control.
 """
@@ -20,7 +20,7 @@ from pbem.engines.base import OptionError
 from pbem.store.models import Game, TimeControl
 
 NAMES = ("time", "timeout")
-TIMEOUTS = ("forfeit", "auto")
+TIMEOUTS = ("forfeit", "auto", "bot")
 WINDOW = 12 * 3600  # seconds: a reaction window's deadline; silence then counts as a pass
 UNITS = {"d": 86400, "h": 3600, "m": 60}
 SPAN = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
@@ -65,8 +65,8 @@ class Control:
             limit = f"{words(self.bank)} in all, plus {words(self.increment)} per move"
         else:
             return "no time limit"
-        ending = ("the game is lost (forfeit)" if self.timeout == "forfeit"
-                  else "the server moves for you")
+        ending = {"forfeit": "the game is lost (forfeit)",
+                  "bot": "a bot moves for you"}.get(self.timeout, "the server moves for you")
         return f"{limit}; when it runs out, {ending}"
 
 
@@ -83,7 +83,7 @@ def parse(time: str, timeout: str) -> Control:
     """`time=` and `timeout=` values -> a Control; raises OptionError with an example."""
     time, timeout = time.strip().lower(), timeout.strip().lower()
     if timeout not in TIMEOUTS:
-        raise OptionError(f"timeout={timeout} is not allowed: choose forfeit or auto.")
+        raise OptionError(f"timeout={timeout} is not allowed: choose forfeit, auto or bot.")
     if time in ("none", "off", "0"):
         return Control(timeout=timeout)
     try:

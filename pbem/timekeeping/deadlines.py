@@ -9,7 +9,9 @@ current: a move that arrived meanwhile has stopped or restarted the clock.
 
 At the end of a wait: a reaction window's silence is a pass; a decision the rulings give
 a default (6 nimmt!'s lowest card, Gem Forge's, Onix's part 2) is played; otherwise
-`timeout=auto` plays a random legal decision and `timeout=forfeit` ends the game. Every
+`timeout=auto` plays a random legal decision and `timeout=forfeit` ends the game.
+`timeout=bot` has the `normal` bot (pbem.bots) play for them, ruled default or not
+(a window's silence stays a pass). Every
 move played for a player has the source `timeout` and the record comment
 `{NAME: automatic: time ran out}` (a hidden one: only once the record is published).
 """
@@ -20,7 +22,7 @@ import datetime as dt
 import logging
 import random
 
-from pbem import clock
+from pbem import bots, clock
 from pbem.config import Config
 from pbem.play import Table
 from pbem.store import Comment, transaction
@@ -105,6 +107,8 @@ def reminder(table: Table, row: Clock, now: dt.datetime) -> str:
 
 
 def consequence(table: Table, row: Clock) -> str:
+    if controls.of(table.game.id).timeout == "bot":
+        return "a bot plays for you"
     default = table.engine.default_decision(table.state, row.seat)
     if default is not None:
         text = table.engine.notation(table.state, row.seat, default)
@@ -151,13 +155,18 @@ def announce(table: Table, text: str) -> None:
 def play_for(table: Table, row: Clock) -> list[str]:
     """The decisions played for the seat, until the game no longer waits for it in this
     wait (a turn of several decisions is played out)."""
-    auto = row.window or controls.of(table.game.id).timeout == "auto"
+    timeout = controls.of(table.game.id).timeout
+    auto = row.window or timeout == "auto"
     played = []
     for _ in range(MAX_STEPS):
         if not still_waiting(table, row):
             break
         state, seat = table.state, row.seat
-        decision = table.engine.default_decision(state, seat)
+        if timeout == "bot" and not row.window:
+            decision = bots.decide(table.engine, state, seat, bots.DEFAULT_LEVEL,
+                                   seed=table.game.seed, ply=table.next_ply)
+        else:
+            decision = table.engine.default_decision(state, seat)
         if decision is None and auto:
             rng = random.Random(f"{table.game.seed}:{table.game.plies}:{seat}")
             decision = table.engine.random_decision(state, seat, rng)

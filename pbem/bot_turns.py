@@ -1,0 +1,124 @@
+"""Bots at the table: their player rows, and the scheduler job that moves for them.
+
+A bot is a player whose address is `bot:easy|normal|hard` (pbem.bots): one row per
+level, confirmed, named "Bot (hard)", never mailed (pbem.conversation skips it) and
+never invited. The job `move_bots` finds running games that wait for a bot seat and
+plays the bot's decision through `pbem.play.Table`, like a player's mail:
+
+1. claim the seat with a conditional UPDATE (…WHERE claimed_until IS NULL OR < now, the
+   deadlines' pattern), so with several schedulers each bot move is searched once;
+2. search outside any transaction, on the snapshot read (the search takes up to ~2 s of
+   CPU and must never hold the database's write lock, nor anyone's inbound mail);
+3. in one transaction, load the game locked, and play only if it still stands where the
+   search began (same ply, the seat still waited for); then `conversation.after_write`,
+   so the humans get their mail.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from pbem import bots, clock
+from pbem.config import Config
+from pbem.play import Table
+from pbem.store import Game, Player, Seat, transaction
+
+log = logging.getLogger(__name__)
+CLAIM = dt.timedelta(minutes=2)  # far longer than a hard decision takes
+SOURCE = "bot"  # a move's source in the log, as `cli` or a Message-ID
+MAX_MOVES = 200  # per run: bots playing each other go on at the next run
+
+
+def bot_player(level: str) -> Player:
+    """The player row of the bot of `level`, created on first use."""
+    address = bots.bot_address(level)
+    player = Player.get_or_none(Player.email == address)
+    if player is None:
+        player = Player.create(email=address, name=bots.bot_name(level), confirmed=True)
+    return player
+
+
+def level_of(seat: Seat) -> str | None:
+    """The level of the bot in `seat`, None for a person."""
+    return bots.bot_level(seat.player.email) if bots.is_bot(seat.player.email) else None
+
+
+def waiting_bots(table: Table) -> list[int]:
+    """The bot seats this game waits for, lowest first."""
+    return [seat.number for seat in table.seats
+            if seat.number in table.to_act and level_of(seat) is not None]
+
+
+def candidate_games(limit: int = 500) -> list[int]:
+    """Running games with a bot seat (whether it is their turn is the snapshot's say)."""
+    rows = (Seat.select(Seat.game).join(Player).switch(Seat).join(Game)
+            .where(Player.email.startswith(bots.PREFIX + ":") & (Game.status == "running"))
+            .distinct().order_by(Seat.game).limit(limit))
+    return [row.game_id for row in rows]
+
+
+def move_bots(config: Config, now: dt.datetime | None = None) -> int:
+    """Play every bot move due now; returns how many were played."""
+    played = 0
+    for game_id in candidate_games():
+        while played < MAX_MOVES:
+            moved = move_once(config, game_id, now)
+            if not moved:
+                break
+            played += moved
+    return played
+
+
+def move_once(config: Config, game_id: int, now: dt.datetime | None = None) -> int:
+    """The next waiting bot move of one game, if any and if no one else has it: 1 or 0."""
+    table = Table.load(game_id, lock=False)
+    waiting = waiting_bots(table)
+    if not waiting:
+        return 0
+    seat = table.seats[waiting[0]]
+    now = now or clock.now()
+    if not claim(seat.id, now):
+        return 0  # another scheduler is on it
+    try:
+        text = decide_text(table, seat.number)
+        with transaction():
+            return play_if_current(config, game_id, seat.number, table.game.plies, text)
+    except Exception:  # the claim is released; a later run tries again
+        log.exception("the bot of game %s seat %s could not move", game_id, seat.number)
+        return 0
+    finally:
+        Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+
+
+def claim(seat_id: int, now: dt.datetime) -> bool:
+    """Atomically mark a bot seat as ours for a while; False if someone else has it."""
+    with transaction():
+        claimed = (Seat.update(claimed_until=now + CLAIM)
+                   .where((Seat.id == seat_id)
+                          & (Seat.claimed_until.is_null() | (Seat.claimed_until < now)))
+                   .execute())
+    return claimed == 1
+
+
+def decide_text(table: Table, seat: int, level: str | None = None) -> str:
+    """The canonical text of the bot's decision for `seat` in the table's state: its
+    randomness from the game's seed and the ply, so the move can be reproduced."""
+    level = level or level_of(table.seats[seat]) or bots.DEFAULT_LEVEL
+    decision = bots.decide(table.engine, table.state, seat, level, seed=table.game.seed,
+                           ply=table.next_ply)
+    return table.engine.notation(table.state, seat, decision)
+
+
+def play_if_current(config: Config, game_id: int, seat: int, plies: int, text: str) -> int:
+    """Play `text` for the bot if the game is still where the search began."""
+    from pbem import conversation  # the policy reads the clocks and mail: import late
+    from pbem.commands import resume_held
+    table = Table.load(game_id)
+    if table.game.plies != plies or seat not in table.to_act:
+        return 0  # a move came in meanwhile: the next run searches again
+    table.play(seat, text, source=SOURCE)
+    reports: dict = {}
+    resume_held(config, table, reports)  # a human's commands held for the bot's answer
+    conversation.after_write(config, table, reports)
+    return 1

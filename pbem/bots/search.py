@@ -1,0 +1,213 @@
+"""Information-set Monte-Carlo tree search for the card games (Onix, Baron Oxx, Gem Forge).
+
+Each iteration samples a world the bot cannot tell from the real one,
+`engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
+turn of several decisions — Onix's take, place, effect — is a path in the tree), then
+plays the game out with the engine's own rules (`random_decision`, the dealer's `deal`)
+and backs up the bot's share of the win (`outcome`). Children are keyed by the canonical
+notation of a decision and selected by UCB among those available in the sampled world
+(Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are
+left to the playout: they are hidden from the bot anyway, or made at the same time.
+
+The search never reads the state it is given except through `determinize` from its own
+seat: the state is first made canonical (`canonical`), so the bot's decision is the same
+for a state and for any determinization of it from the bot's seat.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from notation.baronoxx import NO_PREF
+from pbem.engines.base import CHANCE, Decision, Engine, State
+
+#: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
+#: that it normally stays well inside. The budget itself is counted in plies simulated
+#: (all iterations together, so a long game gets fewer, longer playouts), so the same
+#: seed gives the same decision on a busy machine and an idle one.
+BUDGETS = {"easy": (0.08, 0.5), "normal": (0.4, 1.2), "hard": (1.2, 2.0)}
+#: What a simulated ply costs, in µs on one core (bench/engines.py measures playouts;
+#: bench/bots.py shows whether a level stays inside its cap).
+PLY_COST = {"onix": 100, "baronoxx": 50, "gemforge": 55}
+EXPLORATION = 0.7
+#: A playout longer than this (a game that drags on) scores every seat its fair share.
+PLAYOUT_CAP = 3000
+
+
+class SortedDealer(random.Random):
+    """A 'random' source that deals in sorted order and always takes the first option,
+    so `determinize` with it gives the one world a seat's information allows that does
+    not depend on how the hidden cards happen to lie."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def shuffle(self, x, random=None) -> None:
+        try:
+            x.sort()
+        except TypeError:
+            x.sort(key=repr)
+
+    def random(self) -> float:
+        return 0.0
+
+    def getrandbits(self, k: int) -> int:
+        return 0
+
+    def choice(self, seq):
+        return seq[0]
+
+    def randrange(self, start, stop=None, step=1):
+        return 0 if stop is None else start
+
+    def randint(self, a, b):
+        return a
+
+    def sample(self, population, k, *, counts=None):
+        items = list(population)
+        self.shuffle(items)
+        return items[:k]
+
+
+def canonical(engine: Engine, state: State, seat: int) -> State:
+    """The state with everything hidden from `seat` laid out in a fixed order."""
+    return engine.determinize(state, seat, SortedDealer())
+
+
+def candidates(engine: Engine, state: State, seat: int) -> list[Decision]:
+    """The decisions worth searching: the legal ones that move the game on.
+
+    Standing answers (Gem Forge's and Baron Oxx's preferences) and Onix's repeats of an
+    automatic decision change nothing now; a Baron Oxx card is played without a standing
+    preference, so the bot is asked where it goes when that matters."""
+    legal = engine.legal(state, seat)
+    if hasattr(legal, "plain") and hasattr(legal, "cards"):  # Baron Oxx's lazy list
+        found = list(legal.plain) + [("play", card, NO_PREF) for card in legal.cards]
+    else:
+        found = [d for d in legal if not _standing(d)]
+    if found:
+        return found
+    fallback = engine.default_decision(state, seat)
+    return [fallback] if fallback is not None else list(legal)[:1]
+
+
+def _standing(decision) -> bool:
+    return isinstance(decision, tuple) and bool(decision) and decision[0] in ("pref",
+                                                                            "repeat")
+
+
+class Node:
+    """One of the bot's information sets: its children by decision text."""
+
+    __slots__ = ("visits", "reward", "available", "children")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.children: dict[str, Node] = {}
+
+    def pick(self, keys: list[str], rng: random.Random) -> str:
+        untried = [k for k in keys if k not in self.children]
+        if untried:
+            return untried[rng.randrange(len(untried))]
+        best, best_key = -1.0, keys[0]
+        for key in keys:
+            child = self.children[key]
+            score = (child.reward / child.visits
+                     + EXPLORATION * math.sqrt(math.log(max(child.available, 1))
+                                               / child.visits))
+            if score > best:
+                best, best_key = score, key
+        return best_key
+
+
+def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Random, *,
+           iterations: int | None = None, time_limit: float | None = -1.0) -> Decision:
+    """The decision ISMCTS finds for `seat`: `iterations` (default: as many as the
+    level's ply budget allows) and a CPU cap `time_limit` (-1: the level's)."""
+    seconds, cap = BUDGETS[level]
+    budget = int(seconds * 1e6 / PLY_COST.get(engine.id, 100))
+    cap = cap if time_limit == -1.0 else time_limit
+    world = canonical(engine, state, seat)
+    options = {engine.notation(world, seat, d): d for d in candidates(engine, world, seat)}
+    if len(options) == 1:
+        return _in(engine, state, seat, next(iter(options)))
+    root = Node()
+    started = time.process_time()
+    done = plies = 0
+    while (done < iterations) if iterations is not None else (plies < budget):
+        if cap is not None and done and time.process_time() - started > cap:
+            break
+        plies += _iterate(engine, engine.determinize(world, seat, rng), seat, root, rng)
+        done += 1
+    key = max(options, key=lambda k: (root.children[k].visits, root.children[k].reward)
+              if k in root.children else (-1, 0.0))
+    return _in(engine, state, seat, key)
+
+
+def _in(engine: Engine, state: State, seat: int, text: str) -> Decision:
+    """The decision of the real state that the chosen text names."""
+    for decision in candidates(engine, state, seat):
+        if engine.notation(state, seat, decision) == text:
+            return decision
+    return engine.parse(state, seat, text)
+
+
+def _iterate(engine: Engine, world: State, seat: int, root: Node,
+             rng: random.Random) -> int:
+    """One iteration; returns the plies it played."""
+    path, node, plies = [root], root, 0
+    while node is not None:
+        acting = engine.to_act(world)
+        if not acting:
+            break
+        if acting == {CHANCE}:
+            world = engine.apply(world, CHANCE, engine.deal(world, rng))
+            plies += 1
+            continue
+        if seat not in acting:
+            break
+        moves = {engine.notation(world, seat, d): d
+                 for d in candidates(engine, world, seat)}
+        keys = list(moves)
+        for key in keys:
+            if key in node.children:
+                node.children[key].available += 1
+        key = node.pick(keys, rng)
+        if key not in node.children:
+            child = node.children[key] = Node()
+            child.available = 1
+            world = engine.apply(world, seat, moves[key])
+            path.append(child)
+            break
+        node = node.children[key]
+        path.append(node)
+        world = engine.apply(world, seat, moves[key])
+        plies += 1
+    reward, played = playout(engine, world, seat, rng)
+    for visited in path:
+        visited.visits += 1
+        visited.reward += reward
+    return plies + played + 1
+
+
+def playout(engine: Engine, world: State, seat: int,
+            rng: random.Random) -> tuple[float, int]:
+    """Play on with the engine's random decisions: the bot's share of the win, and the
+    plies played."""
+    plies = 0
+    for plies in range(PLAYOUT_CAP):
+        acting = engine.to_act(world)
+        if not acting:
+            break
+        mover = min(acting)
+        decision = (engine.deal(world, rng) if mover == CHANCE
+                    else engine.random_decision(world, mover, rng))
+        world = engine.apply(world, mover, decision)
+    outcome = engine.outcome(world)
+    if outcome is None:
+        return 1.0 / world.players, plies
+    return float(outcome.shares[seat]), plies
