@@ -60,7 +60,7 @@ def text_diagram(view: dict) -> str:
     if you is not None:
         lines += _own(view, you)
     if view["chain"]:
-        lines += _wrapped("On the table: ", [f"{seat_name(link['seat'])} {link['text']};"
+        lines += _wrapped("On the table: ", [f"{_named(view, link['seat'])} {link['text']};"
                                              for link in view["chain"]])
     if view["news"]:
         lines += _wrapped("Lately: ", [text + ";" for _, text in view["news"][-6:]])
@@ -68,10 +68,16 @@ def text_diagram(view: dict) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _named(view: dict, seat: int) -> str:
+    """`P2`, or `P2 ben` when the server put the players' names in the view."""
+    names = view.get("names")
+    return f"{seat_name(seat)} {names[seat]}" if names else seat_name(seat)
+
+
 def _headline(view: dict) -> str:
     phase = view["phase"]
     if phase == "over":
-        return (f"Gem Forge: {seat_name(view['winner'])} wins with "
+        return (f"Gem Forge: {_named(view, view['winner'])} wins with "
                 f"{view['points'][view['winner']]} points.")
     if phase == "keep":
         return "Gem Forge: everyone keeps 3 of their 5 tiles."
@@ -80,10 +86,10 @@ def _headline(view: dict) -> str:
     waiting = view["waiting"]
     extra = ""
     if waiting:
-        who = ", ".join(map(seat_name, waiting["seats"]))
+        who = ", ".join(_named(view, seat) for seat in waiting["seats"])
         extra = (f"; {who} takes a market tile" if waiting["for"] == "replace"
                  else f"; {who} discard{'s' * (len(waiting['seats']) == 1)} to 4 cards")
-    return (f"Gem Forge: {seat_name(view['active'])}'s turn, "
+    return (f"Gem Forge: {_named(view, view['active'])}'s turn, "
             f"{view['actions_left']} action(s) left{extra}.")
 
 
@@ -95,9 +101,7 @@ def _seat_line(view: dict, seat: int) -> str:
         marks.append("to play")
     mark = f" ({', '.join(marks)})" if marks else ""
     cart = " ".join(view["carts"][seat].ljust(3, "."))
-    names = view.get("names")  # the server's, where it gave them
-    who = f"{seat_name(seat)} {names[seat]}" if names else seat_name(seat)
-    return (f"{who}{mark}: {_count(view['points'][seat], 'point')}, "
+    return (f"{_named(view, seat)}{mark}: {_count(view['points'][seat], 'point')}, "
             f"{_count(view['hand_sizes'][seat], 'card')}, cart [{cart}]")
 
 
@@ -118,7 +122,7 @@ def _own(view: dict, you: int) -> list[str]:
         lines.append(f"You are asked: play {view['asked']} or pass.")
     if view.get("hands"):
         for seat, hand in enumerate(view["hands"]):
-            lines += _wrapped(f"{seat_name(seat)} held: ", _listed(hand))
+            lines += _wrapped(f"{_named(view, seat)} held: ", _listed(hand))
     return lines
 
 
