@@ -241,13 +241,13 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_SMTP_CA_FILE": _readable_file,
     "PBEM_MAX_CONNECTIONS": _whole(1, optional=True),
     "PBEM_MAX_CONNECTIONS_PER_CLIENT": _whole(1, optional=True),
-    "PBEM_INVITATIONS_PER_DAY": _whole(0),
-    "PBEM_INVITATIONS_TOTAL_PER_DAY": _whole(0),
-    "PBEM_UNCONFIRMED_MAIL_PER_HOUR": _whole(0),
-    "PBEM_ERROR_REPLIES_PER_HOUR": _whole(0),
-    "PBEM_KEEP_UNANSWERED_DAYS": _whole(1),
-    "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1),
-    "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1),
+    "PBEM_INVITATIONS_PER_DAY": _whole(0, optional=True),
+    "PBEM_INVITATIONS_TOTAL_PER_DAY": _whole(0, optional=True),
+    "PBEM_UNCONFIRMED_MAIL_PER_HOUR": _whole(0, optional=True),
+    "PBEM_ERROR_REPLIES_PER_HOUR": _whole(0, optional=True),
+    "PBEM_KEEP_UNANSWERED_DAYS": _whole(1, optional=True),
+    "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1, optional=True),
+    "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1, optional=True),
 }
 
 #: Values never repeated in a message: they are secrets.

@@ -38,120 +38,117 @@ DEADLINE_JOB = "deadlines"
 BOT_JOB = "bot-moves"
 
 
+class Again:
+    """A job that a kick runs now: a kick while it runs cannot start a second run
+    (max_instances=1: APScheduler skips it), so the running one goes round once more
+    rather than leave the kick's work to the next tick."""
+
+    def __init__(self, scheduler: BackgroundScheduler, job_id: str, work):
+        self.scheduler, self.job_id, self.work = scheduler, job_id, work
+        self.lock = threading.Lock()
+        self.running = self.again = False
+
+    def __call__(self) -> None:
+        while True:
+            with self.lock:
+                self.running, self.again = True, False
+            self.work()
+            with self.lock:
+                if not self.again:
+                    self.running = False
+                    return
+
+    def kick(self) -> None:
+        with self.lock:
+            if self.running:
+                self.again = True
+                return
+        try:
+            self.scheduler.modify_job(self.job_id, next_run_time=dt.datetime.now(dt.timezone.utc))
+        except Exception:  # scheduler shutting down: the next start does the work
+            log.debug("could not kick %s", self.job_id, exc_info=True)
+
+
 class Scheduler:
     def __init__(self, config: Config):
         self.config = config
         self.scheduler = BackgroundScheduler(timezone=dt.timezone.utc)
-        self.delivery_lock = threading.Lock()
-        self.delivering = self.deliver_again = False
-        self.scheduler.add_job(self.deliver, "interval", seconds=30, id=DELIVERY_JOB,
-                               coalesce=True, max_instances=1,
-                               next_run_time=dt.datetime.now(dt.timezone.utc))
+        now = dt.datetime.now(dt.timezone.utc)
+        self.delivery = Again(self.scheduler, DELIVERY_JOB, self.deliver_once)
+        self.bot_moves = Again(self.scheduler, BOT_JOB, self.bots)
+
+        def every(work, job_id, at_start=True, **interval):
+            self.scheduler.add_job(work, "interval", id=job_id, coalesce=True,
+                                   max_instances=1, **interval,
+                                   **({"next_run_time": now} if at_start else {}))
+        every(self.delivery, DELIVERY_JOB, seconds=30)
         # Polled rather than a cron job at the digest hour: the job itself knows which
         # day is due, so a restart or a failed run is made up at the next tick.
-        self.scheduler.add_job(self.digests, "interval", minutes=10, id=DIGEST_JOB,
-                               coalesce=True, max_instances=1,
-                               next_run_time=dt.datetime.now(dt.timezone.utc))
-        self.scheduler.add_job(self.expire, "interval", hours=1, id=CONFIRM_JOB,
-                               coalesce=True, max_instances=1)
-        self.scheduler.add_job(self.prune, "interval", hours=1, id=PRUNE_JOB,
-                               coalesce=True, max_instances=1)
+        every(self.digests, DIGEST_JOB, minutes=10)
+        every(self.expire, CONFIRM_JOB, at_start=False, hours=1)
+        every(self.prune, PRUNE_JOB, at_start=False, hours=1)
         # Reminders, timeouts and vacations' ends: due rows of the clock table, claimed
         # one by one (pbem.timekeeping.deadlines); at start too, to catch up after a stop.
-        self.scheduler.add_job(self.deadlines, "interval", minutes=1, id=DEADLINE_JOB,
-                               coalesce=True, max_instances=1,
-                               next_run_time=dt.datetime.now(dt.timezone.utc))
+        every(self.deadlines, DEADLINE_JOB, minutes=1)
         # Bots' moves: searched outside any player's transaction, each claimed seat by
         # seat (pbem.bot_turns); kicked after every mail in, so a bot answers at once.
-        self.scheduler.add_job(self.bots, "interval", seconds=5, id=BOT_JOB,
-                               coalesce=True, max_instances=1,
-                               next_run_time=dt.datetime.now(dt.timezone.utc))
+        every(self.bot_moves, BOT_JOB, seconds=5)
         if imap_configured(config):  # mail in from a mailbox, for a server without an MX
-            self.scheduler.add_job(self.poll_imap, "interval", seconds=config.imap_interval,
-                                   id=IMAP_JOB, coalesce=True, max_instances=1,
-                                   next_run_time=dt.datetime.now(dt.timezone.utc))
+            every(self.poll_imap, IMAP_JOB, seconds=config.imap_interval)
+
+    def _run(self, what: str, work, then=None) -> None:
+        """One run of a job: `then()` if it did something; a failure is logged, and the
+        next run tries again (every job's work is claimed rows or a retry-safe read)."""
+        try:
+            if work() and then is not None:
+                then()
+        except Exception:
+            log.exception("%s failed", what)
 
     def digests(self) -> None:
-        try:
-            if send_digests(self.config):
-                self.kick_delivery()
-        except Exception:  # the claims were rolled back; the next run tries again
-            log.exception("sending the daily digests failed")
+        self._run("sending the daily digests", lambda: send_digests(self.config),
+                  self.kick_delivery)
 
     def poll_imap(self) -> None:
-        try:
-            if poll_mailbox(self.config).taken:
-                self.kick_after_mail()
-        except Exception:  # mailbox unreachable: unseen mail stays there for the next poll
-            log.exception("polling the IMAP mailbox failed")
+        self._run("polling the IMAP mailbox", lambda: poll_mailbox(self.config).taken,
+                  self.kick_after_mail)
 
     def expire(self) -> None:
-        try:
-            expire_confirmations(keep_days=self.config.keep_unanswered_days)
-        except Exception:  # the next run tries again
-            log.exception("expiring confirmation requests failed")
+        self._run("expiring confirmation requests",
+                  lambda: expire_confirmations(keep_days=self.config.keep_unanswered_days))
 
     def prune(self) -> None:
-        try:
+        def pruning():
             emptied, deleted = prune(self.config)
             if emptied or deleted:
                 log.info("pruned the raw bytes of %d inbound mails and %d delivered mails",
                          emptied, deleted)
-        except Exception:  # the next run tries again; nothing is lost by waiting
-            log.exception("pruning old mail failed")
+        self._run("pruning old mail", pruning)
 
     def deadlines(self) -> None:
-        try:
-            if run_due(self.config):
-                self.kick_delivery()
-        except Exception:  # unclaimed rows stay due; the next run tries again
-            log.exception("acting on due deadlines failed")
+        self._run("acting on due deadlines", lambda: run_due(self.config), self.kick_delivery)
 
     def bots(self) -> None:
-        try:
-            if move_bots(self.config):
-                self.kick_delivery()
-        except Exception:  # the claims run out; the next run tries again
-            log.exception("moving for the bots failed")
+        self._run("moving for the bots", lambda: move_bots(self.config), self.kick_delivery)
+
+    def deliver_once(self) -> None:
+        self._run("delivering the outbox", lambda: deliver_due(self.config))
+
+    def deliver(self) -> None:
+        self.delivery()
 
     def kick_bots(self) -> None:
         """Move for the bots now rather than at the next tick (a player just moved)."""
-        try:
-            self.scheduler.modify_job(BOT_JOB, next_run_time=dt.datetime.now(dt.timezone.utc))
-        except Exception:  # scheduler shutting down: the next start moves for them
-            log.debug("could not kick the bot job", exc_info=True)
+        self.bot_moves.kick()
 
     def kick_after_mail(self) -> None:
         """A mail came in: its answer goes out, and any bot it made wait moves."""
         self.kick_delivery()
         self.kick_bots()
 
-    def deliver(self) -> None:
-        # A kick while a delivery runs cannot start a second one (max_instances=1:
-        # APScheduler skips it), so the running one goes round again for that mail
-        # rather than leave it to the next tick, 30 s later.
-        while True:
-            with self.delivery_lock:
-                self.delivering, self.deliver_again = True, False
-            try:
-                deliver_due(self.config)
-            except Exception:  # the next run tries again; the mail stays in the outbox
-                log.exception("delivering the outbox failed")
-            with self.delivery_lock:
-                if not self.deliver_again:
-                    self.delivering = False
-                    return
-
     def kick_delivery(self) -> None:
         """Deliver now rather than at the next tick (a player is waiting for the answer)."""
-        with self.delivery_lock:
-            if self.delivering:
-                self.deliver_again = True
-                return
-        try:
-            self.scheduler.modify_job(DELIVERY_JOB, next_run_time=dt.datetime.now(dt.timezone.utc))
-        except Exception:  # scheduler shutting down: the mail waits in the outbox
-            log.debug("could not kick the delivery job", exc_info=True)
+        self.delivery.kick()
 
     def start(self) -> None:
         self.scheduler.start()

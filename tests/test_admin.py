@@ -10,7 +10,6 @@ games stay, with "a former player" on pages, exports, records and mails.
 
 import subprocess
 import sys
-from dataclasses import replace
 
 import pytest
 

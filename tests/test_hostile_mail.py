@@ -308,3 +308,16 @@ def test_the_scheduler_prunes_every_hour(config):
     from pbem.scheduler import PRUNE_JOB, Scheduler
     job = Scheduler(config).scheduler.get_job(PRUNE_JOB)
     assert job.trigger.interval == dt.timedelta(hours=1)
+
+
+def test_unreadable_mail_is_kept_briefly_and_given_up_mail_is_pruned(config):
+    """A mail too broken to read has no known sender (a stranger's: a short stay), and a
+    mail the relay refused for good goes like a delivered one."""
+    from pbem.mail.retention import kept_until, prune
+    now = utcnow()
+    assert kept_until(config, now, "failed: unreadable (RecursionError)") == \
+        now + dt.timedelta(days=config.keep_unanswered_days)
+    assert kept_until(config, now, "failed: RuntimeError: a bug") == \
+        now + dt.timedelta(days=config.keep_player_days)  # a player's, run again later
+    Outbox.create(recipient="gone@example.org", message=b"x", failed=now)
+    assert prune(config, now + dt.timedelta(days=config.keep_sent_days + 1)) == (0, 1)

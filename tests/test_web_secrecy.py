@@ -14,7 +14,6 @@ still held), so the check is shown to be able to fail.
 """
 
 import html
-import random
 import re
 from dataclasses import dataclass
 
@@ -193,7 +192,7 @@ def open_window_asking_two(game_id: int):
     returns the two."""
     from pbem.engines import ENGINES
     from pbem.play import Table
-    engine, rng = ENGINES["gemforge"], random.Random("two asked")
+    engine = ENGINES["gemforge"]
     for _ in range(400):
         table = Table.load(game_id, lock=False)
         asked = sorted(s for s in table.to_act if s != CHANCE)

@@ -12,7 +12,6 @@ from notation.record import format_record
 from pbem.commands.speaker import Refused, Speaker
 from pbem.conversation import SETTINGS, Notice, your_result
 from pbem.engines.base import CHANCE
-from pbem.mail import notify
 from pbem.play import Table, actor_name
 from pbem.store import Move, Request, Seat
 
@@ -169,6 +168,3 @@ def remind_from_game(speaker: Speaker, table: Table, seat: int, rest: str):
     from pbem.commands.account import remind_me
     return remind_me(speaker, table)
 
-
-__all__ = ["board", "history", "resign", "say", "undo", "accept", "decline", "mail",
-           "mail_setting", "invitation_answer", "over_note", "remind_from_game", "notify"]

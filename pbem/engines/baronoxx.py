@@ -183,9 +183,9 @@ class BaronOxx(Engine):
         """The last choice of a round shows every card (N8): which, and whose."""
         if decision[0] != "play" or self.to_act(before) != {seat}:
             return None
-        cards = ", ".join(f"{card} (#{owner + 1})" for card, owner in after.revealed)
-        return (f"Round {self.view(after, None)['revealed_in']} revealed: {cards}"
-                if cards else None)
+        cards = ", ".join(f"{card} ({self.seat_label(after, owner)})"
+                          for card, owner in after.revealed)
+        return f"Round {after.round} revealed: {cards}" if cards else None
 
     # -- the rules ----------------------------------------------------------------------
 

@@ -181,7 +181,6 @@ class GameRules:
     def play(self, state: State, seat: int, text: str,
              names: Sequence[str] | None = None) -> tuple[State, str]:
         """Parse and apply one move text; returns the new state and the canonical text."""
-        decision = (self.parse(state, seat, text) if names is None
-                    else self.parse(state, seat, text, names=names))
+        decision = self.parse(state, seat, text, names=names)
         canonical = self.notation(state, seat, decision)
         return self.apply(state, seat, decision), canonical

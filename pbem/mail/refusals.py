@@ -46,12 +46,15 @@ def count(reason: str, inbound_id: int | None) -> None:
     refused by the DMARC check."""
     now = clock.now()
     Refusal.create(reason=reason, inbound_id=inbound_id, at=now)
-    if inbound_id is not None and inbound_id % 100 == 0:  # now and then, not every time
-        Refusal.delete().where(Refusal.at < now - KEEP).execute()
     if reason in DMARC_REASONS and all_recent_refused():
         log.warning("the last %d mails were all refused by the DMARC check (PBEM_AUTHSERV_ID);"
                     " is OpenDMARC running, with AuthservID equal to PBEM_AUTHSERV_ID and "
                     "SPF checked? Refusals by reason: %s", RECENT, recent())
+
+
+def prune(now) -> int:
+    """Drop counts older than KEEP (pbem.mail.retention's hourly job)."""
+    return Refusal.delete().where(Refusal.at < now - KEEP).execute()
 
 
 def all_recent_refused() -> bool:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 
 from pbem.config import Config
+from pbem.mail import refusals
 from pbem.store import Inbound, Outbox, transaction
 from pbem.store.models import utcnow
 
@@ -38,18 +39,22 @@ def kept_until(config: Config, received: dt.datetime, outcome: str) -> dt.dateti
     word = outcome.split(":", 1)[0].strip()
     if word in UNDECIDED:
         return None
-    days = config.keep_player_days if word in KEPT_LONG else config.keep_unanswered_days
+    # A mail too broken to read has no known sender: a stranger's, kept briefly.
+    unreadable = outcome.startswith("failed: unreadable")
+    days = (config.keep_player_days if word in KEPT_LONG and not unreadable
+            else config.keep_unanswered_days)
     return received + dt.timedelta(days=days)
 
 
 def prune(config: Config, now: dt.datetime | None = None) -> tuple[int, int]:
-    """Empty the raw bytes of inbound mail past its date and delete outbox rows
-    delivered long ago; returns (inbound mails emptied, outbox rows deleted)."""
+    """Empty the raw bytes of inbound mail past its date, delete outbox rows delivered
+    or given up on long ago and refusal counts past theirs; returns (inbound mails emptied, outbox rows deleted)."""
     now = now or utcnow()
     with transaction():
         emptied = (Inbound.update(raw=b"", kept_until=None)
                    .where(Inbound.kept_until < now).execute())
-        deleted = (Outbox.delete()
-                   .where(Outbox.sent < now - dt.timedelta(days=config.keep_sent_days))
-                   .execute())
+        cutoff = now - dt.timedelta(days=config.keep_sent_days)
+        deleted = (Outbox.delete().where((Outbox.sent < cutoff) | (Outbox.failed < cutoff))
+                   .execute())  # delivered, or given up on, long ago
+        refusals.prune(now)
     return emptied, deleted

@@ -123,6 +123,11 @@ class Inbound(BaseModel):
     # When `raw` may be emptied (pbem.mail.retention); None: kept (not decided yet).
     kept_until = DateTimeField(null=True, index=True)
 
+    class Meta:
+        # A sender's mail of the last hour (rate limit, error replies) from the index
+        # alone: the cost must not grow with all the mail the sender ever sent.
+        indexes = ((("sender", "received"), False),)
+
 
 class Outbox(BaseModel):
     game = ForeignKeyField(Game, null=True, backref="mails", on_delete="SET NULL")
@@ -135,7 +140,7 @@ class Outbox(BaseModel):
     claimed_by = CharField(default="")  # ... which one: host:pid (pbem.mail.outbox)
     handed_over = DateTimeField(null=True)  # written to the relay, its answer not yet read
     sent = DateTimeField(null=True, index=True)
-    failed = DateTimeField(null=True)  # given up: the relay refused it for good (5xx)
+    failed = DateTimeField(null=True, index=True)  # given up: refused for good (5xx)
     last_error = TextField(default="")
 
 

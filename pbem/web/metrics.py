@@ -11,7 +11,7 @@ are kept (`pbem admin forget` blanks rows but never deletes them).
                                           refused, held, expired, failed, received (running)
     pbem_refusals_total{reason}           ignored or refused mail, by reason (robot, banned,
                                           dmarc_fail, wrong_sender, too_large, …)
-    pbem_authentication_refusals_total{reason}  of those, the DMARC check's, by why
+    pbem_authentication_refusals{reason}  of those, the DMARC check's in 90 days, by why
                                           (pbem.mail.refusals: no-verdict, dmarc-fail, …)
     pbem_moves_total{game}                players' moves played (not the dealer's), by game
     pbem_games{status}                    games by status
@@ -107,8 +107,11 @@ class StoreCollector:
         yield mails
         yield refusals
         # The DMARC check's own reasons (pbem.mail.refusals): why authentication failed.
-        failed = CounterMetricFamily("pbem_authentication_refusals", "Mail refused by the "
-                                     "DMARC check, by why (last 90 days)", labels=["reason"])
+        # A gauge: the counts cover the last 90 days (older ones are pruned), so they
+        # may fall, which a counter must not.
+        failed = GaugeMetricFamily("pbem_authentication_refusals", "Mail refused by the "
+                                   "DMARC check in the last 90 days, by why",
+                                   labels=["reason"])
         for reason, count in sorted(refusal_totals().items()):
             failed.add_metric([reason], count)
         yield failed
