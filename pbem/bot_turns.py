@@ -19,10 +19,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+from peewee import fn
+
 from pbem import bots, clock
 from pbem.config import Config
 from pbem.play import Table
 from pbem.store import Game, Player, Seat, transaction
+from pbem.store.models import Clock
 
 log = logging.getLogger(__name__)
 CLAIM = dt.timedelta(minutes=2)  # far longer than a hard decision takes
@@ -50,18 +53,27 @@ def waiting_bots(table: Table) -> list[int]:
             if seat.number in table.to_act and level_of(seat) is not None]
 
 
-def candidate_games(limit: int = 500) -> list[int]:
-    """Running games with a bot seat (whether it is their turn is the snapshot's say)."""
-    rows = (Seat.select(Seat.game).join(Player).switch(Seat).join(Game)
-            .where(Player.email.startswith(bots.PREFIX + ":") & (Game.status == "running"))
-            .distinct().order_by(Seat.game).limit(limit))
+def candidate_games(limit: int = 500, now: dt.datetime | None = None) -> list[int]:
+    """Running games that wait for a bot seat nobody has claimed, the longest waiting
+    first: read from the clock rows (one per waiting seat, kept by every write), so the
+    job never loads a game whose turn is a person's, and a store of many bot games
+    cannot starve the newest."""
+    now = now or clock.now()
+    rows = (Seat.select(Seat.game, fn.MIN(Clock.since).alias("since"))
+            .join(Player).switch(Seat)
+            .join(Clock, on=((Clock.game == Seat.game) & (Clock.seat == Seat.number)
+                             & Clock.waiting))
+            .switch(Seat).join(Game)
+            .where(Player.email.startswith(bots.PREFIX + ":") & (Game.status == "running")
+                   & (Seat.claimed_until.is_null() | (Seat.claimed_until < now)))
+            .group_by(Seat.game).order_by(fn.MIN(Clock.since), Seat.game).limit(limit))
     return [row.game_id for row in rows]
 
 
 def move_bots(config: Config, now: dt.datetime | None = None) -> int:
     """Play every bot move due now; returns how many were played."""
     played = 0
-    for game_id in candidate_games():
+    for game_id in candidate_games(now=now):
         while played < MAX_MOVES:
             moved = move_once(config, game_id, now)
             if not moved:

@@ -149,3 +149,17 @@ def test_pbem_arena_prints_each_contestants_share_with_its_interval(capsys):
     assert "bot:easy:" in out and "random:" in out and "95% CI" in out
     assert main(["arena", "onyx", "--players", "bot:easy,human"]) == 2
     assert "'human' is not a contestant" in capsys.readouterr().err
+
+
+def test_the_job_looks_only_at_games_waiting_for_an_unclaimed_bot(config, frozen_time):
+    """A person's turn is no work for the bot job: it never loads that game."""
+    people_first = start_game(config, ENGINES["onyx"], {"board": "6", "setup": "open"},
+                              ["alice@example.org", "bot:easy"])
+    bot_first = start_game(config, ENGINES["onyx"], {"board": "6", "setup": "open"},
+                           ["bot:easy", "bob@example.org"])
+    assert bot_turns.candidate_games() == [bot_first]
+    with transaction():
+        seat = Seat.get((Seat.game == bot_first) & (Seat.number == 0))
+        assert bot_turns.claim(seat.id, frozen_time.now)  # another scheduler has it
+    assert bot_turns.candidate_games() == []
+    assert people_first not in bot_turns.candidate_games()
