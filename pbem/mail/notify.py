@@ -17,7 +17,7 @@ from pbem.config import Config
 from pbem.engines.base import CHANCE
 from pbem.mail import compose
 from pbem.mail.outbox import queue
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.mail.tokens import play_token, reply_address, seat_token
 from pbem.play import Table, display_name
 
 
@@ -131,10 +131,19 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
         "seed": game.seed if finished else "", "commitment": game.commitment,
     }
     player = table.seats[seat].player
+    context["play_url"] = seat_page_url(config, table, seat)
     token = seat_token(config.secret_key, game.id, seat)
     return compose.build(config, (player.name, player.email), subject(table), "game", context,
                          reply_to=reply_address(token, config.domain), game_id=game.id,
                          ply=game.plies, seat=seat, in_reply_to=in_reply_to)
+
+
+def seat_page_url(config: Config, table: Table, seat: int) -> str:
+    """The private link to the seat's page (pbem.web.seat_page), while the game is not
+    over and unless the player chose `web off`; else ''."""
+    if table.game.status in ("finished", "cancelled") or not table.seats[seat].player.web:
+        return ""
+    return f"{config.web_url}/play/{play_token(config.secret_key, table.game.id, seat)}"
 
 
 def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:

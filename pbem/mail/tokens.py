@@ -36,6 +36,23 @@ def seat_token(secret: str, game: int, seat: int) -> str:
     return f"{game}-{seat + 1}-{_mac(secret, f'seat/{game}/{seat + 1}')}"
 
 
+def play_token(secret: str, game: int, seat: int) -> str:
+    """The token of a 0-based seat's page (`/play/<token>`, pbem.web.seat_page): derived
+    like the reply token but under its own name, so neither link gives away the other."""
+    return f"{game}-{seat + 1}-{_mac(secret, f'play/{game}/{seat + 1}')}"
+
+
+def read_play_token(secret: str, token: str) -> Route | None:
+    """The seat of a page token if it is genuine; None otherwise."""
+    match = TOKEN.match(token.strip().lower())
+    if not match or match["request"]:
+        return None
+    game, seat = int(match["game"]), int(match["seat"]) - 1
+    if seat < 0 or not hmac.compare_digest(play_token(secret, game, seat), token.lower()):
+        return None
+    return Route(game=game, seat=seat)
+
+
 def confirm_token(secret: str, request: int) -> str:
     return f"c-{request}-{_mac(secret, f'confirm/{request}')}"
 

@@ -45,6 +45,7 @@ class Player(BaseModel):
     created = DateTimeField(default=utcnow)
     digest = BooleanField(default=False)  # one mail a day instead of one per move
     digest_sent = DateField(null=True)  # the digest day last claimed (pbem.digest)
+    web = BooleanField(default=True)  # `web off`: mail only, no seat page (pbem.web.seat_page)
 
 
 class Game(BaseModel):
@@ -230,5 +231,18 @@ class Ban(BaseModel):
         return cls.select().where(cls.address.in_([sender, domain])).exists()
 
 
+class Follow(BaseModel):
+    """A spectator's game (`follow 12`): the public view is mailed to them once per turn;
+    `told` is the public ply their last mail reached (pbem.conversation)."""
+    player = ForeignKeyField(Player, backref="follows", on_delete="CASCADE")
+    game = ForeignKeyField(Game, backref="followers", on_delete="CASCADE")
+    told = IntegerField(default=0)
+    created = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("player", "game"), True),)
+
+
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice)
+          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice,
+          Follow)

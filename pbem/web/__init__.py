@@ -19,6 +19,7 @@ from pbem.web.game_page import game_page
 from pbem.web.health import health_check
 from pbem.web.metrics import metrics
 from pbem.web.rules import rules
+from pbem.web.seat_page import seat_page
 
 home = Blueprint("home", __name__)
 
@@ -47,4 +48,5 @@ def create_app(config: Config) -> Flask:
     app.register_blueprint(archive)  # /games, /players/<id>: the archive's lists
     app.register_blueprint(game_page)  # /games/<id>: one game, any ply
     app.register_blueprint(rules)  # /rules/<engine>, its notation guide
+    app.register_blueprint(seat_page)  # /play/<token>: a seat's private page
     return app

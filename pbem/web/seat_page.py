@@ -1,0 +1,236 @@
+"""Each seat's private page (`/play/<token>`): that seat's view, the news since its last
+visit, the clock, and a move form; and the player's games (`/play/<token>/games`).
+
+The token is the seat's page token (pbem.mail.tokens.play_token), mailed only to the
+seat's player in each game mail; it is a secret like the reply address, so these pages
+send `Referrer-Policy: no-referrer`, are never cached, may not be framed, load nothing
+from elsewhere, and are linked from no public page. A game that is over (a resignation
+ends it too) or a player who chose `web off` gets the public page instead.
+
+What the page shows is that seat's view only (`view(state, seat)`, the engine's prompt,
+`conversation.news` for the seat): the same words its mail would carry, read from the
+same cursor, which the visit moves on, as a mail does. The form is a plain HTML form:
+the text goes first to a read-back ("F6: a black stone on F6, capturing E5"), then a
+POST with the ply the page showed (the stale guard) and a CSRF token plays it through
+pbem.web.seat_moves, the same write path as mail. JavaScript (`/play.js`) only adds
+keyboard stepping over the board's points; clicking a point is a link.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import secrets
+from pathlib import Path
+
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
+                   request, send_from_directory, url_for)
+from markupsafe import Markup
+
+from pbem import TEMPLATES, conversation
+from pbem.engines import ENGINES
+from pbem.mail import notify
+from pbem.mail.tokens import play_token, read_play_token
+from pbem.play import Table
+from pbem.store import Game, Player, Seat, transaction
+from pbem.timekeeping import display
+from pbem.timekeeping.ledger import waiting_on
+from pbem.web.archive import refused
+from pbem.web.board_clicks import clickable
+from pbem.web.seat_moves import (choices, known_ply, play_from_page, points, read_back,
+                                 seat_rows)
+
+seat_page = Blueprint("seat_page", __name__)
+seat_page.register_error_handler(400, refused)
+seat_page.register_error_handler(403, refused)
+seat_page.register_error_handler(404, refused)
+
+DIAGRAM = 480
+FORM_COOKIE = "pbem_form"
+HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Robots-Tag": "noindex, nofollow",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    # Nothing from elsewhere; the SVG's presentation attributes need inline styles.
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' "
+                               "'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+                               "frame-ancestors 'none'; base-uri 'none'",
+}
+
+
+@seat_page.after_request
+def private(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers[name] = value
+    return response
+
+
+def config():
+    return current_app.config["PBEM"]
+
+
+def seat_of_token(token: str) -> tuple[Game, Seat]:
+    """The game and seat a genuine token names (404 otherwise)."""
+    route = read_play_token(config().secret_key, token)
+    game = Game.get_or_none(Game.id == route.game) if route else None
+    seat = (Seat.select(Seat, Player).join(Player)
+            .where((Seat.game == game) & (Seat.number == route.seat)).first()
+            if game is not None else None)
+    if seat is None or game.engine not in ENGINES:
+        abort(404, "This link to a seat is not valid. The link in your latest game mail "
+                   "is; or write `games` to the server.")
+    return game, seat
+
+
+def revoked(game: Game, seat: Seat) -> bool:
+    """The page is the public one: the game is over (or cancelled), or the player asked
+    for mail only (`web off`)."""
+    return game.status in ("finished", "cancelled") or not seat.player.web
+
+
+# -- the CSRF token: a random cookie of this browser, and the form's HMAC of it -------------
+
+def form_cookie() -> tuple[str, bool]:
+    """This browser's random form cookie, and whether it is new (to be set)."""
+    value = request.cookies.get(FORM_COOKIE, "")
+    if len(value) == 32 and value.isalnum():
+        return value, False
+    return secrets.token_hex(16), True
+
+
+def csrf_token(cookie: str, token: str) -> str:
+    message = f"form/{cookie}/{token}".encode()
+    return hmac.new(config().secret_key.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def csrf_refusal(token: str) -> str | None:
+    """Why a POST is not this page's own form, or None: the form carries the HMAC of the
+    browser's cookie (a page elsewhere can neither read the cookie nor compute it), and a
+    browser's Origin, where it sends one, is this server."""
+    origin = request.headers.get("Origin")
+    if origin and origin.rstrip("/") != request.host_url.rstrip("/"):
+        return f"the form was sent from another site ({origin})"
+    cookie = request.cookies.get(FORM_COOKIE, "")
+    given = request.form.get("csrf", "")
+    if not cookie or not hmac.compare_digest(csrf_token(cookie, token), given):
+        return "the form is not from this page (or your browser refused its cookie)"
+    return None
+
+
+# -- the page --------------------------------------------------------------------------
+
+def board_svg(table: Table, seat: int, token: str) -> Markup:
+    view = notify.named_view(table, seat)
+    svg = table.engine.svg_diagram(view, size=DIAGRAM)
+    playable = points(table, seat)
+    if playable:
+        href = url_for("seat_page.show", token=token) + "?move="
+        svg = clickable(svg, view, DIAGRAM, playable, href)
+    return Markup(svg)
+
+
+def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
+           done: str = "", refusal: str = "", status: int = 200) -> Response:
+    """The seat's page, the news since its last visit (the visit moves its cursor)."""
+    with transaction():
+        table = Table.load(game.id, lock=False)
+        number = seat.number
+        news = conversation.news(table, number)
+    engine = table.engine
+    started = table.state is not None
+    context = {
+        "token": token, "game": table.game, "engine": engine, "seat": number,
+        "players": notify.players_line(table, number) if started else ", ".join(table.names),
+        "identity": (engine.identity(table.state, number) or "") if started else "",
+        "news": news, "status": notify.status(table, number),
+        "clock": display.clock_line(table, number),
+        "prompt": (engine.prompt(table.state, number, names=table.names)
+                   if started and number in table.to_act else ""),
+        "svg": board_svg(table, number, token) if started else None,
+        "choices": choices(table, number) if started else [],
+        "invited": table.game.status == "inviting" and table.seats[number].answer is None,
+        "ply": known_ply(table, number), "read": read_back(table, number, text) if text else None,
+        "report": report, "done": done, "refusal": refusal,
+        "public": url_for("game_page.show", game_id=game.id),
+        "games": url_for("seat_page.games", token=token),
+    }
+    cookie, new = form_cookie()
+    context["csrf"] = csrf_token(cookie, token)
+    response = Response(render_template("web/seat.html", **context), status=status)
+    if new:
+        response.set_cookie(FORM_COOKIE, cookie, httponly=True, samesite="Strict",
+                            secure=request.is_secure, path="/play")
+    return response
+
+
+@seat_page.route("/play/<token>")
+def show(token: str):
+    game, seat = seat_of_token(token)
+    if revoked(game, seat):
+        return redirect(url_for("game_page.show", game_id=game.id), 303)
+    text = request.args.get("move", "")[:500]
+    return render(token, game, seat, text=text, done=request.args.get("done", "")[:500])
+
+
+@seat_page.route("/play/<token>", methods=["POST"])
+def play(token: str):
+    game, seat = seat_of_token(token)
+    if revoked(game, seat):
+        return redirect(url_for("game_page.show", game_id=game.id), 303)
+    why = csrf_refusal(token)
+    if why:
+        return render(token, game, seat, refusal=f"Nothing was played: {why}. Here is the "
+                      f"position again; send your move from this page.", status=403)
+    text = request.form.get("move", "")[:500]
+    shown = request.form.get("ply", "")
+    if not (shown.isascii() and shown.isdigit()):
+        abort(400, "The form did not say which position it showed; reload the page.")
+    with transaction():
+        table = Table.load(game.id)
+        report = play_from_page(config(), table, seat.number, seat.player, text, int(shown))
+    if report.applied and not (report.failed or report.held or report.notes
+                               or report.dropped):
+        return redirect(url_for("seat_page.show", token=token, done=text), 303)
+    status = 409 if report.failed else 200
+    return render(token, game, seat, report=report, status=status)
+
+
+@seat_page.route("/play/<token>/games")
+def games(token: str):
+    """All the player's games, those waiting for them first, soonest deadline first."""
+    game, seat = seat_of_token(token)
+    if not seat.player.web:
+        return redirect(url_for("archive.player_page", player_id=seat.player.id), 303)
+    secret = config().secret_key
+    rows = []
+    for mine in seat_rows(seat.player):
+        table = Table.load(mine.game.id, lock=False)
+        number = mine.number
+        waits = number in table.to_act or (table.game.status == "inviting"
+                                           and mine.answer is None)
+        deadline = next((w.deadline for w in waiting_on(table.game.id)
+                         if w.seat == number), None) if waits else None
+        rows.append({"id": table.game.id, "title": table.engine.title,
+                     "players": " vs ".join(table.names), "yours": waits,
+                     "status": notify.status(table, number), "deadline": deadline,
+                     "link": url_for("seat_page.show",
+                                     token=play_token(secret, table.game.id, number))})
+    far = dt.datetime.max
+    rows.sort(key=lambda row: (not row["yours"], row["deadline"] or far, row["id"]))
+    return render_template("web/my_games.html", rows=rows, name=seat.player.name,
+                           back=url_for("seat_page.show", token=token))
+
+
+@seat_page.route("/play.js")
+def script():
+    return send_from_directory(Path(TEMPLATES) / "web", "play.js", mimetype="text/javascript",
+                               max_age=86400)
+
+
+def page_link(config, game_id: int, seat: int) -> str:
+    """The seat page's address for its game mail ('' for a player with `web off`)."""
+    return f"{config.web_url}/play/{play_token(config.secret_key, game_id, seat)}"
+
