@@ -38,10 +38,12 @@ from typing import Callable
 from pbem import clock
 from pbem.bots import is_bot
 from pbem.engines.base import CHANCE
+from pbem.export.public import as_public
 from pbem.mail import notify
 from pbem.mail.notify import Report
 from pbem.play import Happening, Table, actor_name
-from pbem.store import Comment, Move, Seat
+from pbem.store import Comment, Move, Player, Seat
+from pbem.store.models import Follow
 from pbem.timekeeping import display, ledger
 
 SETTINGS = ("loud", "normal", "quiet")
@@ -70,6 +72,7 @@ def after_write(config, table: Table, answers: dict[int, Report] | None = None,
         notes += [text for text in (n.text_for(number) for n in table.notices) if text]
         send(config, table, number, report=report or None, notes=notes,
              in_reply_to=in_reply_to if number in answers else None)
+    tell_followers(config, table)
 
 
 def why_mail(table: Table, seat: int, answers: dict[int, Report]) -> str | None:
@@ -188,6 +191,43 @@ def your_result(table: Table, seat: int) -> str:
     if not others:
         return "You won."
     return f"You share the win with {' and '.join(others)}."
+
+
+# -- spectators ----------------------------------------------------------------------
+
+def turn_ended(table: Table) -> bool:
+    """Whether this write ended a turn the public may see: the start or the end, or a
+    ply that is not anonymous after which its maker's wait was over (Onyx: every move;
+    Gem Forge: a turn's last action; 6 nimmt!: each secret choice, as the page shows it).
+    A decision nobody may learn of brings nothing (RULINGS G39)."""
+    if table.game.status != table.status_before:
+        return True
+    return any(not h.anonymous and h.seat != CHANCE and h.seat not in h.waiting_after
+               for h in table.happenings)
+
+
+def tell_followers(config, table: Table) -> None:
+    """Spectators (`follow N`) get the public view once per turn, with every public ply
+    since their last mail; each has a cursor of its own (Follow.told)."""
+    if not turn_ended(table):
+        return
+    followers = list(Follow.select(Follow, Player).join(Player)
+                     .where(Follow.game == table.game))
+    if not followers:
+        return
+    shown = as_public(table.game)
+    over = table.game.status == "finished"
+    for follow in followers:
+        rows = (Move.select(Move.ply, Move.seat, Move.text, Move.visible, Move.anonymous,
+                            Move.revealed)
+                .where((Move.game == table.game) & (Move.ply > follow.told)
+                       & (Move.ply <= shown.plies)).order_by(Move.ply))
+        # Once it is over, everything is public (the pages show it all, too).
+        plies = [Told(m.ply, m.seat, m.text if over else m.visible.get("public"),
+                      m.anonymous, m.revealed) for m in rows]
+        notify.send_follower_mail(config, table, shown, follow.player,
+                                  _lines(table, None, plies, []))
+        Follow.update(told=shown.plies).where(Follow.id == follow.id).execute()
 
 
 # -- the news since a seat's cursor ---------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pbem.commands import account, game
+from pbem.commands import account, game, web
 from pbem.commands.new import new_game
 
 
@@ -56,7 +56,13 @@ COMMANDS = (
             "alone says which I have", MAIL, True),
     Command("digest", account.set_digest, "digest on|off", "one mail a day listing every "
             "game waiting for me, instead of a mail each time", MAIL, False),
+    Command("web", web.web, "web on|off", "link my seat's private page, where I can also "
+            "move, in each game mail (the default), or mail only", MAIL, False),
     Command("games", account.games, "games", "my games and whose turn it is", ANYWHERE,
+            False),
+    Command("follow", web.follow, "follow N", "mail me the public view of game N once per "
+            "turn, as a spectator", ANYWHERE, False),
+    Command("unfollow", web.unfollow, "unfollow N", "stop following game N", ANYWHERE,
             False),
     Command("new", new_game, "new GAME with ADDRESS… [option=value …]", "start a game, "
             "e.g. `new onyx with bob@example.org board=16`; the others are invited; "

@@ -151,6 +151,42 @@ def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
     queue(message, table.seats[seat].player.email, table.game)
 
 
+def public_status(table: Table, shown) -> str:
+    """Whose turn it is as the public may know it, for a spectator (`shown`: the game row
+    as of its last public ply, pbem.export.public.as_public)."""
+    game = table.game
+    if game.status != "running":
+        return status(table, -1)
+    state = table.engine.from_json(shown.state)
+    waiting = table.engine.shown_to_act(state, None)
+    if waiting is None:
+        return "Waiting for the answers to a reaction window."
+    names = [table.names[s] for s in sorted(waiting) if s != CHANCE]
+    return f"Waiting for {', '.join(names)} (move #{shown.plies + 1})." if names else ""
+
+
+def send_follower_mail(config: Config, table: Table, shown, follower, news: list[str]) -> None:
+    """A spectator's mail (`follow N`): the public view only, drawn from `view(state,
+    None)` of the game as the public may know it (as_public), the public news since
+    their last mail; everything once the game is over, as on its page."""
+    engine, game = table.engine, table.game
+    finished = game.status == "finished"
+    state = table.state if finished else engine.from_json(shown.state)
+    view = engine.view(state, None)
+    view["names"] = [display_name(name) for name in table.names]
+    context = {
+        "news": news, "diagram": engine.text_diagram(view).rstrip("\n"),
+        "status": public_status(table, shown), "game": {"id": game.id, "title": engine.title},
+        "players": ", ".join(f"{engine.seat_label(state, n)} {display_name(name)}"
+                             for n, name in enumerate(table.names)),
+        "url": f"{config.web_url}/games/{game.id}", "finished": finished,
+    }
+    message = compose.build(config, (follower.name, follower.email), subject(table),
+                            "follow", context, reply_to=config.address, game_id=game.id,
+                            ply=shown.plies)
+    queue(message, follower.email, game)
+
+
 def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],
          reply_to: str | None = None, in_reply_to: str | None = None):
     """A plain answer that is not about one game's position (help, games, confirmations).

@@ -1,0 +1,82 @@
+"""Spectators by mail (`follow 12`, `unfollow 12`) and `web off`, told in real mail: the
+server's SMTP listener takes it, the sink keeps what the server sends.
+
+A spectator gets the public view once per turn, never a hand or a secret choice, and
+nothing for a decision nobody may learn of (the conversation policy decides, as it
+does for the seats).
+"""
+
+from mailtest import body
+from pbem.store.models import Follow
+
+
+def test_a_spectator_follows_a_game_once_per_turn_and_unfollows(onyx, players):
+    game_id, alice, bob = onyx
+    (carol,) = players("carol")
+    carol.write(f"follow {game_id}")
+    carol.reply("yes")  # a new address confirms first, like any other
+    assert f"You follow game #{game_id}" in body(carol.last)
+    assert Follow.select().count() == 1
+    seen = len(carol.inbox)
+    alice.reply("F6")
+    assert len(carol.inbox) == seen + 1
+    first = body(carol.last)
+    assert "You follow game #1 (Onyx) as a spectator" in first
+    assert "Since your last mail:\r\n  #1 alice: F6\r\n" in first
+    assert "Waiting for bob (move #2)." in first
+    assert "pbem+" not in carol.last["Reply-To"]  # no seat's token: she has no seat
+    assert "/play/" not in first
+    bob.reply("G5")
+    assert len(carol.inbox) == seen + 2
+    assert "Since your last mail:\r\n  #2 bob: G5\r\n" in body(carol.last)
+    carol.write(f"unfollow {game_id}")
+    assert f"You no longer follow game #{game_id}." in body(carol.last)
+    seen = len(carol.inbox)
+    alice.reply("D4")
+    assert len(carol.inbox) == seen
+
+
+def test_following_is_refused_with_a_reason(onyx, players):
+    game_id, alice, bob = onyx
+    (carol,) = players("carol")
+    carol.write("follow 99")
+    carol.reply("yes")
+    assert "there is no game #99" in body(carol.last)
+    carol.write("follow twelve")
+    assert "write the game's number after `follow`, e.g. `follow 12`." in body(carol.last)
+    alice.write(f"follow {game_id}")
+    assert f"you play in game #{game_id}: its mails reach you already." in body(alice.last)
+
+
+def test_a_spectator_of_a_card_game_sees_no_hand(mail_server, players):
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.mail.outbox import deliver_due
+    from pbem.play import Table
+    alice, bob, carol = players("alice", "bob", "carol")
+    game_id = start_game(mail_server, ENGINES["baronoxx"], {}, [alice.address, bob.address],
+                         seed="spectator")
+    deliver_due(mail_server)
+    carol.write(f"follow {game_id}")
+    carol.reply("yes")
+    table = Table.load(game_id, lock=False)
+    hand = table.engine.view(table.state, 0)["hand"]
+    seen = len(carol.inbox)
+    alice.reply(f"play {hand[0]}")
+    mails = carol.inbox[seen:]
+    assert mails, "a secret choice ends alice's wait: one mail"
+    text = body(mails[-1])
+    assert "#" in text and "alice chose in secret." in text
+    assert "Your hand" not in text
+
+
+def test_web_off_by_mail_takes_the_link_out_of_the_game_mails(onyx):
+    game_id, alice, bob = onyx
+    assert "/play/" in body(bob.last)
+    bob.reply("web off")
+    assert "Mail only: your game mails carry no link" in body(bob.last)
+    alice.reply("F6")
+    assert "It is your turn (move #2)." in body(bob.last)
+    assert "/play/" not in body(bob.last)
+    bob.reply("web")
+    assert "yours is off." in body(bob.last)
