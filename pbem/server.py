@@ -28,7 +28,8 @@ def serve(config: Config, out=print) -> None:
     worker = MailWorker(config)  # mail in and the scheduler, as `pbem worker` runs them
     worker.start()
     host, port = host_port(config.http, 8000)
-    web = create_server(create_app(config), host=host, port=port)
+    web = create_server(create_app(config, after_move=worker.scheduler.kick_after_mail),
+                        host=host, port=port)
     out(f"pbem is running for {config.address}")
     out(f"  web archive:  http://{host}:{port}/")
     for line in worker.describe():

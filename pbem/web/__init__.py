@@ -38,9 +38,13 @@ def health():
     return {"ok": True, "games": Game.select().count()}
 
 
-def create_app(config: Config) -> Flask:
+def create_app(config: Config, after_move=None) -> Flask:
+    """`after_move`: called after a move from a seat's page has been committed (`pbem
+    serve` kicks its delivery and bots, as after mail in; without it, the worker's
+    scheduler finds the outbox and the bots' turns at its next tick)."""
     app = Flask(__name__, template_folder=str(TEMPLATES))
     app.config["PBEM"] = config
+    app.config["PBEM_AFTER_MOVE"] = after_move
     app.register_blueprint(home)
     app.register_blueprint(health_check)  # /healthz, for monitors and load balancers
     app.register_blueprint(metrics)  # /metrics, for Prometheus

@@ -191,6 +191,9 @@ def play(token: str):
     with transaction():
         table = Table.load(game.id)
         report = play_from_page(config(), table, seat.number, seat.player, text, int(shown))
+    after_move = current_app.config.get("PBEM_AFTER_MOVE")
+    if after_move is not None:
+        after_move()  # the mails to the others go now, a bot answers now
     if report.applied and not (report.failed or report.held or report.notes
                                or report.dropped):
         return redirect(url_for("seat_page.show", token=token, done=text), 303)
