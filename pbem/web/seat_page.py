@@ -109,9 +109,10 @@ def csrf_token(cookie: str, token: str) -> str:
 def csrf_refusal(token: str) -> str | None:
     """Why a POST is not this page's own form, or None: the form carries the HMAC of the
     browser's cookie (a page elsewhere can neither read the cookie nor compute it), and a
-    browser's Origin, where it sends one, is this server."""
+    browser's Origin, where it names one, is this server. (Under `no-referrer` a browser
+    sends `Origin: null` for its own form: that says nothing either way.)"""
     origin = request.headers.get("Origin")
-    if origin and origin.rstrip("/") != request.host_url.rstrip("/"):
+    if origin and origin != "null" and origin.rstrip("/") != request.host_url.rstrip("/"):
         return f"the form was sent from another site ({origin})"
     cookie = request.cookies.get(FORM_COOKIE, "")
     given = request.form.get("csrf", "")
