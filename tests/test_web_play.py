@@ -247,3 +247,19 @@ def test_the_clickable_points_sit_on_the_points_the_engine_draws(config):
     layered = clickable(svg, view, 480, ["A1", "E5"], "/play/t?move=")
     assert layered.count('class="point"') == 2
     assert '<a class="point" href="/play/t?move=A1" aria-label="Play A1"' in layered
+
+
+def test_my_games_lists_every_game_of_the_player_theirs_first_soonest_first(config, client):
+    slow = start(config, "onyx", ["alice", "bob"], time="3d")  # alice to move, 3 days
+    waiting = start(config, "onyx", ["bob", "alice"], time="1d")  # bob to move
+    soon = start(config, "onyx", ["alice", "carol"], time="1d")  # alice to move, 1 day
+    over = start(config, "onyx", ["alice", "bob"])
+    resign(over, 1)
+    html = page(client, link(config, over, 0) + "/games")  # any token of hers will do
+    rows = re.findall(r'<tr( class="yours")?><td><a href="([^"]+)">Onyx #(\d+)</a>', html)
+    assert [(bool(yours), int(number)) for yours, _, number in rows] == [
+        (True, soon), (True, slow), (False, waiting)]
+    assert [href for _, href, _ in rows] == [link(config, soon, 0), link(config, slow, 0),
+                                             link(config, waiting, 1)]
+    assert "<h1>alice's games</h1>" in html
+    assert "carol" in html and "bob" in html and "@" + DOMAIN not in html

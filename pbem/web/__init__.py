@@ -10,11 +10,13 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, render_template
 
 from pbem.config import Config
+from pbem.web.api import api
 from pbem.engines import ENGINES
 from pbem import TEMPLATES
 from pbem.store import Game
 from pbem.web.archive import archive
 from pbem.web.exports import exports
+from pbem.web.feeds import feeds
 from pbem.web.game_page import game_page
 from pbem.web.health import health_check
 from pbem.web.metrics import metrics
@@ -53,4 +55,6 @@ def create_app(config: Config, after_move=None) -> Flask:
     app.register_blueprint(game_page)  # /games/<id>: one game, any ply
     app.register_blueprint(rules)  # /rules/<engine>, its notation guide
     app.register_blueprint(seat_page)  # /play/<token>: a seat's private page
+    app.register_blueprint(api)  # /api/games…: the read-only JSON API
+    app.register_blueprint(feeds)  # /games/<id>.atom, /players/<id>.atom
     return app
