@@ -107,7 +107,8 @@ def test_a_form_showing_an_older_position_is_refused_with_the_news(config, clien
     answer = client.post(url, data=stale)
     text = answer.get_data(as_text=True)
     assert answer.status_code == 409
-    assert "others have moved since; look at the position below and send again." in text
+    assert ("your page showed move #2, but others have moved since; look at the position "
+            "below and send again.") in text
     assert news(text) == ["#2 bob: G5"]
     assert Move.select().where(Move.game == game_id).count() == 2
     fresh = read_and_play(client, url, "D4")  # read again: it goes in

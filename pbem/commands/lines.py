@@ -16,7 +16,7 @@ import re
 from pbem import conversation
 from pbem.commands.catalogue import ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text
 from pbem.commands.game import invitation_answer, over_note
-from pbem.commands.speaker import Refused, Speaker
+from pbem.commands.speaker import WEB, Refused, Speaker
 from pbem.config import Config
 from pbem.engines import UnknownGame
 from pbem.engines.base import CHANCE, InvalidMove, MoveError, OptionError
@@ -180,7 +180,8 @@ def play_move(speaker: Speaker, table: Table, seat: int, text: str) -> None:
             raise Refused(f"you wrote move #{guard.group(1)}, but the game is at move "
                           f"#{table.next_ply}; look at the position below and send again.")
     elif _stale(speaker, table, seat):
-        raise Refused(f"you answered the mail of move #{speaker.replied_ply + 1}, but others "
+        answered = "your page showed" if speaker.message_id == WEB else "you answered the mail of"
+        raise Refused(f"{answered} move #{speaker.replied_ply + 1}, but others "
                       f"have moved since; look at the position below and send again.")
     for part in table.engine.split_line(text):
         table.play(seat, part, source=speaker.message_id)

@@ -18,6 +18,7 @@ from pbem.store import Address
 NAME = re.compile(r"^[\w][\w .'-]{0,29}$")
 ADDRESS = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+")
 MAX_LINES = 20
+WEB = "web"  # the message_id (and so Move.source) of a move from a seat's page
 
 
 class Refused(Exception):

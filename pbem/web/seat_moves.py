@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from pbem import conversation
 from pbem.commands.catalogue import BY_NAME
 from pbem.commands.lines import resume_held, run_lines
-from pbem.commands.speaker import Speaker
+from pbem.commands.speaker import WEB, Speaker
 from pbem.engines.base import CHANCE, MoveError
 from pbem.mail.notify import Report
 from pbem.play import Table
 from pbem.store import Move, Player, Seat
 
-SOURCE = "web"  # Move.source of a move played from a page
+SOURCE = WEB  # Move.source of a move played from a page
 POINT = re.compile(r"^[A-Z]+\d+$")  # an Onyx point: F6, or a midpoint DE910
 
 
