@@ -152,7 +152,8 @@ def test_the_feeds_of_a_game_and_a_player(config, client):
     text = feed.get_data(as_text=True)
     assert re.findall(r"<entry>\s*<title>([^<]+)</title>", text) == [
         "#2 bob: G5", "#1 alice: F6"]
-    assert f"<link rel=\"alternate\" type=\"text/html\" href=\"http://localhost/games/{game_id}?ply=2\"/>" in text
+    ply_2 = f"http://localhost/games/{game_id}?ply=2"
+    assert f'<link rel="alternate" type="text/html" href="{ply_2}"/>' in text
     resign(game_id, 1)
     mine = answer(client, "/players/1.atom").get_data(as_text=True)
     assert "<title>alice&#39;s games</title>" in mine

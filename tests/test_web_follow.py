@@ -80,3 +80,28 @@ def test_web_off_by_mail_takes_the_link_out_of_the_game_mails(onyx):
     assert "/play/" not in body(bob.last)
     bob.reply("web")
     assert "yours is off." in body(bob.last)
+
+
+def test_an_invitation_can_be_accepted_on_the_seats_page(mail_server, players):
+    """The invitation itself is a plain note to an address that has not confirmed (no
+    link); once the player has a seat's link, the page answers it as a reply would."""
+    import re
+    from pbem.mail.outbox import deliver_due
+    from pbem.mail.tokens import play_token
+    from pbem.store import Game
+    from pbem.web import create_app
+    alice, bob = players("alice", "bob")
+    alice.write("new onyx with bob@example.org")
+    alice.reply("yes")
+    assert "/play/" not in body(bob.last)
+    url = f"/play/{play_token(mail_server.secret_key, Game.get().id, 1)}"
+    client = create_app(mail_server, after_move=lambda: deliver_due(mail_server)).test_client()
+    page = client.get(url).get_data(as_text=True)
+    assert "<legend>Invitation</legend>" in page
+    shown = client.get(url, query_string={"move": "accept"}).get_data(as_text=True)
+    assert "the command accept: accept an invitation" in shown
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"',
+                             re.search(r'<form method="post".*?</form>', shown, re.S).group(0)))
+    assert client.post(url, data=fields).status_code == 303
+    assert Game.get().status == "running"
+    assert "It is your turn (move #1)." in body(alice.last)  # told by mail, at once
