@@ -66,6 +66,9 @@ def test_a_move_is_read_back_then_played_through_the_write_path(config, client):
     url = link(config, game_id, 0)
     shown = page(client, f"{url}?move=c2")
     assert "<code>C2*: a black stone on C2, capturing B2 and C1</code>" in shown
+    preview = re.search(r'<figure class="preview">.*?</figure>', shown, re.S).group(0)
+    assert preview.count('stroke="#d22" stroke-width="2"/>') == 2  # the two captures crossed
+    assert "last move C2*" in preview
     assert Move.select().where(Move.game == game_id).count() == 4  # nothing played yet
     mails_before = Outbox.select().count()
     answer = client.post(url, data=confirm_form(shown))

@@ -38,6 +38,7 @@ class ReadBack:
     text: str
     parts: list[str] = field(default_factory=list)
     error: str = ""
+    after: object = None  # Onyx (no secrets): the state it would make, for a preview
 
     @property
     def playable(self) -> bool:
@@ -89,6 +90,8 @@ def read_back(table: Table, seat: int, text: str) -> ReadBack:
             break
         after = engine.apply(state, seat, decision)
         found.parts.append(_described(engine, state, seat, canonical, after))
+        if not engine.dealt:
+            found.after = after  # nothing hidden: the board it would make, captures marked
         state = after
         if CHANCE in engine.to_act(after):
             break  # the dealer moves next: later parts are checked when played

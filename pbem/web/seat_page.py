@@ -32,7 +32,7 @@ from pbem import TEMPLATES, conversation
 from pbem.engines import ENGINES
 from pbem.mail import notify
 from pbem.mail.tokens import play_token, read_play_token
-from pbem.play import Table
+from pbem.play import Table, display_name
 from pbem.store import Game, Player, Seat, transaction
 from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
@@ -158,6 +158,11 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         "public": url_for("game_page.show", game_id=game.id),
         "games": url_for("seat_page.games", token=token),
     }
+    read, context["preview"] = context["read"], None
+    if read is not None and read.playable and read.after is not None:
+        view = table.engine.view(read.after, number)
+        view["names"] = [display_name(name) for name in table.names]
+        context["preview"] = Markup(engine.svg_diagram(view, size=DIAGRAM // 2))
     cookie, new = form_cookie()
     context["csrf"] = csrf_token(cookie, token)
     response = Response(render_template("web/seat.html", **context), status=status)
