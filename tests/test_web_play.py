@@ -69,6 +69,8 @@ def test_a_move_is_read_back_then_played_through_the_write_path(config, client):
     preview = re.search(r'<figure class="preview">.*?</figure>', shown, re.S).group(0)
     assert preview.count('stroke="#d22" stroke-width="2"/>') == 2  # the two captures crossed
     assert "last move C2*" in preview
+    board = page(client, url)
+    assert 'data-point="C2"' in board and "<legend>" not in board  # a point, not a button
     assert Move.select().where(Move.game == game_id).count() == 4  # nothing played yet
     mails_before = Outbox.select().count()
     answer = client.post(url, data=confirm_form(shown))

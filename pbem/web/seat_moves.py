@@ -29,7 +29,7 @@ from pbem.play import Table
 from pbem.store import Move, Player, Seat
 
 SOURCE = WEB  # Move.source of a move played from a page
-POINT = re.compile(r"^[A-Z]+\d+$")  # an Onyx point: F6, or a midpoint DE910
+POINT = re.compile(r"^([A-Z]+\d+)\**$")  # an Onyx point: F6, a midpoint DE910; C2* captures
 
 
 @dataclass
@@ -153,7 +153,7 @@ def points(table: Table, seat: int) -> list[str]:
     if engine.dealt or table.game.status != "running" or seat not in engine.to_act(state):
         return []
     texts = (engine.notation(state, seat, d) for d in engine.legal(state, seat))
-    return [text for text in texts if POINT.match(text)]
+    return [found.group(1) for found in map(POINT.match, texts) if found]
 
 
 def play_from_page(config, table: Table, seat: int, player: Player, text: str,
