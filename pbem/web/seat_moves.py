@@ -81,7 +81,7 @@ def read_back(table: Table, seat: int, text: str) -> ReadBack:
         try:
             decision = engine.parse(state, seat, part, names=table.names)
         except MoveError as error:
-            found.error = str(error).strip("'\"")
+            found.error = str(error)
             return found
         canonical = engine.notation(state, seat, decision)
         if engine.reveals(state, seat, decision):
