@@ -54,8 +54,8 @@ def test_a_backup_restored_into_a_new_database_holds_the_game(played, config, tm
     else:
         assert made.suffix == ".dump"
         database.close()
-        from conftest import _empty_postgres
-        _empty_postgres(POSTGRES)  # the README: pg_restore --clean into the database
+        from databases import empty_postgres
+        empty_postgres(POSTGRES)  # the README: pg_restore --clean into the database
         done = subprocess.run(["pg_restore", "--no-owner", "--dbname", POSTGRES, str(made)],
                               capture_output=True, text=True, timeout=TIMEOUT)
         assert done.returncode == 0, done.stderr
