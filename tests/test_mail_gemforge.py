@@ -150,3 +150,21 @@ def test_an_answer_nobody_may_learn_of_changes_no_mail_of_the_others(
     told_when_not = world(cat_asked=False)
     assert Move.select().where(Move.anonymous).count() == 2
     assert told_when_asked == told_when_not
+
+
+def test_undo_names_the_last_move_by_the_number_everyone_knows(forge):
+    """An undo asked after a reaction window is about the move that opened it, by the
+    number everyone knows: the standing answers and the pass after it (G38, G39) are
+    neither named nor counted (in the log, the take is ply 9 and the set ply 11)."""
+    game_id, (active, other) = forge
+    other.reply("pref copy-take ask\npref copy-set ask", quote=False)
+    active.reply("take", quote=False)
+    other.reply("pass", quote=False)
+    active.reply("undo", quote=False)  # the take showed a gem from the mine
+    assert "move #7 showed the players something they did not know" in body(active.last)
+    active.reply("set Y T26", quote=False)  # a copy-set window asks ben
+    other.reply("pass", quote=False)
+    active.reply("undo", quote=False)
+    assert "move #8 showed the players something they did not know" in body(active.last)
+    assert [m.ply for m in Move.select().where(Move.game == game_id)
+            .where(Move.text.in_(["take", "set Y T26"])).order_by(Move.ply)] == [9, 11]
