@@ -11,7 +11,8 @@ import datetime as dt
 import json
 
 from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateField,
-                    DateTimeField, ForeignKeyField, IntegerField, Model, TextField)
+                    DateTimeField, DoubleField, ForeignKeyField, IntegerField, Model,
+                    TextField)
 
 #: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
 #: declared once, the database is chosen at run time from the configuration).
@@ -60,6 +61,7 @@ class Game(BaseModel):
     creator = ForeignKeyField(Player, null=True, backref="created_games")
     created = DateTimeField(default=utcnow, index=True)  # invitations a day (mail.limits)
     updated = DateTimeField(default=utcnow, index=True)
+    rated = BooleanField(default=True)  # `rated=no`: a friendly game (pbem.competition)
 
     class Meta:
         # The archive index's pages (pbem.web.search): each index holds every column its
@@ -230,5 +232,36 @@ class Ban(BaseModel):
         return cls.select().where(cls.address.in_([sender, domain])).exists()
 
 
+# -- competition (pbem.competition) -------------------------------------------------------
+
+class Rating(BaseModel):
+    """A player's rating in one game (engine), as the last rated game left it.
+    Doubles, not reals: a rebuild must give the same numbers to the last bit."""
+    player = ForeignKeyField(Player, backref="ratings", on_delete="CASCADE")
+    engine = CharField()
+    mu = DoubleField()
+    sigma = DoubleField()
+    games = IntegerField(default=0)
+    updated = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("player", "engine"), True), (("engine", "games"), False))
+
+
+class RatingChange(BaseModel):
+    """A player's rating after one rated game: the history a player's page plots, and
+    the mark that a game has been rated (once)."""
+    game = ForeignKeyField(Game, backref="rating_changes", on_delete="CASCADE")
+    player = ForeignKeyField(Player, backref="rating_changes", on_delete="CASCADE")
+    engine = CharField()
+    mu = DoubleField()
+    sigma = DoubleField()
+    at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "player"), True), (("player", "engine", "at"), False))
+
+
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice)
+          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice,
+          Rating, RatingChange)
