@@ -27,6 +27,9 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
     words = rest.split()
     if not words:
         raise Refused("say which game, e.g. `new onyx with bob@example.org`.")
+    if words[0].lower() == "tournament":  # `new tournament onyx swiss rounds=5 with …`
+        from pbem.competition.tournaments import new_tournament
+        return new_tournament(speaker, rest.split(None, 1)[1] if len(words) > 1 else "")
     engine = get_engine(words[0])
     options, is_rated = split_rated(dict(OPTION.findall(rest)))
     options, time_options = controls.split_options(options)
