@@ -300,5 +300,5 @@ def _withdraw_no_shows(config, tournament: Tournament) -> None:
                                           & (Entrant.player == seat.player_id))
             if not moved and entrant is not None and entrant.withdrawn is None:
                 entrant.withdrawn = tournament.round
-                entrant.why = "lost a game without a move"
+                entrant.why = "lost a game on time without a move"
                 entrant.save()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from pbem import clock
 from pbem.commands.game import invitation_answer
 from pbem.commands.new import OPTION, named_players
 from pbem.commands.speaker import Refused, Speaker, player_for
@@ -118,7 +119,7 @@ def _start(own: dict) -> dt.datetime | None:
     except ValueError:
         raise Refused(f"start={text}: write the day the first round starts, e.g. "
                       f"start=2026-12-10.") from None
-    if day - utcnow() > dt.timedelta(days=365):
+    if day - clock.now() > dt.timedelta(days=365):
         raise Refused(f"start={text} is more than a year away.")
     return day
 
@@ -201,13 +202,19 @@ def answer_invitation(speaker: Speaker, request: Request, lines: list[str]) -> R
         report.applied.append(line)
         last = not any(e.answer is None for e in tournament.entrants)
         report.notes.append(f"You {entrant.answer} tournament #{tournament.id}."
-                            + ((" Everyone has answered: it starts now." if last else
+                            + ((f" Everyone has answered: {_when(tournament)}." if last else
                                 " It starts when everyone has answered; your games come "
                                 "by mail.") if choice == "accept" else ""))
     _answer(speaker, tournament, report)
     if report.applied:  # after the answer, so that it is read before the first round's
         rounds.start_when_answered(speaker.config, tournament)
     return report
+
+
+def _when(tournament: Tournament) -> str:
+    if tournament.starts is not None and tournament.starts > clock.now():
+        return f"the first round starts on {tournament.starts:%Y-%m-%d}"
+    return "it starts now"
 
 
 def _answer(speaker: Speaker, tournament: Tournament, report: Report) -> None:
