@@ -21,15 +21,14 @@ from fractions import Fraction
 
 from pbem import clock, conversation
 from pbem.competition import pairing, ratings, standings
+from pbem.competition.games import start_now
 from pbem.competition.tournaments import describe, subject
-from pbem.conversation import Notice
 from pbem.engines import get_engine
 from pbem.mail import notify
-from pbem.play import Table, create_game, display_name
-from pbem.competition.rated import split_rated
+from pbem.play import Table, display_name
 from pbem.store import Game, Move, Player, Seat, transaction
 from pbem.store.models import Entrant, Pairing, Rating, Tournament
-from pbem.timekeeping import controls, ledger
+from pbem.timekeeping import ledger
 
 TIMED_OUT = "ran out of time"  # the end a timeout's forfeit writes (timekeeping.deadlines)
 
@@ -172,19 +171,10 @@ def _play(config, tournament: Tournament, number: int, players: list[int],
             return f"{names[0]} rests" + (" (1 point)" if shares == ["1"] else "")
         winner = names[shares.index("1")] if "1" in shares else "nobody"
         return f"{' – '.join(names)}: not played, {winner} wins by forfeit"
-    engine = get_engine(tournament.engine)
-    options, is_rated = split_rated(dict(tournament.options))
-    options, time_options = controls.split_options(options)
     seated = [Player.get_by_id(p) for p in players]
-    game = create_game(engine, options, seated, tournament.organiser, accepted=True,
-                       is_rated=is_rated)
-    controls.keep(game, controls.resolve(engine.id, time_options))
+    game = start_now(config, tournament.engine, tournament.options, seated, tournament.organiser,
+                     f"This is your game of round {number} of tournament #{tournament.id}.")
     Pairing.create(tournament=tournament, round=number, game=game, players=players)
-    table = Table.load(game.id)
-    table.start()
-    table.notices.append(Notice(lambda seat: f"This is your game of round {number} of "
-                                             f"tournament #{tournament.id}."))
-    conversation.after_write(config, table)
     return f"{' – '.join(names)}: game #{game.id}"
 
 

@@ -16,14 +16,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pbem import clock, conversation
+from pbem import clock
 from pbem.commands.new import OPTION
 from pbem.commands.speaker import Refused, Speaker
+from pbem.competition.games import start_now
 from pbem.competition.rated import split_rated
 from pbem.competition.ratings import Rating
 from pbem.engines import get_engine
 from pbem.mail import notify
-from pbem.play import Table, create_game, display_name
+from pbem.play import display_name
 from pbem.store import Player
 from pbem.store.models import Rating as RatingRow
 from pbem.store.models import Seek
@@ -133,16 +134,10 @@ def join(speaker: Speaker, rest: str) -> list[str]:
                .execute())
     if not claimed:
         raise Refused(f"seek #{row.id} was just taken by someone else.")
-    engine = get_engine(row.engine)
-    options, is_rated = split_rated(dict(row.options))
-    options, time_options = controls.split_options(options)
-    game = create_game(engine, options, [row.player, speaker.player], row.player,
-                       accepted=True, is_rated=is_rated)
-    controls.keep(game, controls.resolve(engine.id, time_options))
+    game = start_now(speaker.config, row.engine, row.options, [row.player, speaker.player],
+                     row.player, f"This game is seek #{row.id}, joined by "
+                                 f"{display_name(speaker.player.name)}.")
     Seek.update(game=game).where(Seek.id == row.id).execute()
-    table = Table.load(game.id)
-    table.start()
-    conversation.after_write(speaker.config, table)
     return [f"You joined seek #{row.id}: game #{game.id} ({describe(row)}) against "
             f"{display_name(row.player.name)} has started; its first mail is on its way."]
 
