@@ -84,21 +84,29 @@ def _write(game: Game, players: list[int], after: list[Rating],
 
 def finished_games(engine: str | None = None):
     """The rated finished games in the order they ended, with each seat's player and
-    share: ((game row, [player id by seat], [share by seat]), …)."""
-    games = Game.select(Game.id, Game.engine, Game.updated).where(
-        (Game.status == "finished") & Game.rated)
+    share: ((game row, [player id by seat], [share by seat]), …). One query, read as it
+    goes: the archive may hold any number of games."""
+    query = (Seat.select(Seat.number, Seat.player, Seat.share, Game.id, Game.engine,
+                         Game.updated)
+             .join(Game).where((Game.status == "finished") & Game.rated)
+             .order_by(Game.updated, Game.id, Seat.number))
     if engine is not None:
-        games = games.where(Game.engine == engine)
-    games = list(games.order_by(Game.updated, Game.id))
-    seats: dict[int, list] = {}
-    for seat in (Seat.select(Seat.game, Seat.number, Seat.player, Seat.share)
-                 .where(Seat.game.in_([g.id for g in games])).order_by(Seat.game, Seat.number)
-                 if games else []):
-        seats.setdefault(seat.game_id, []).append(seat)
-    for game in games:
-        rows = seats.get(game.id, [])
-        if rows and all(row.share is not None for row in rows):
-            yield game, [row.player_id for row in rows], [Fraction(row.share) for row in rows]
+        query = query.where(Game.engine == engine)
+    game, seats = None, []
+    for seat in query.iterator():
+        if game is not None and seat.game.id != game.id:
+            yield from _complete(game, seats)
+            seats = []
+        game = seat.game
+        seats.append(seat)
+    if game is not None:
+        yield from _complete(game, seats)
+
+
+def _complete(game: Game, seats: list):
+    """The game if every seat has its share (all finished games since shares were kept)."""
+    if all(seat.share is not None for seat in seats):
+        yield game, [s.player_id for s in seats], [Fraction(s.share) for s in seats]
 
 
 def rebuild() -> int:
