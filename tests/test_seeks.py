@@ -3,7 +3,7 @@ starts), limited to a rating range, withdrawn, expired."""
 
 from mailtest import body
 
-from pbem.competition import seeks
+from pbem.competition.jobs import run_competition
 from pbem.mail.outbox import deliver_due
 from pbem.store import Game, Seat
 from pbem.store.models import Rating, Seek
@@ -55,9 +55,8 @@ def test_a_seek_is_withdrawn_or_expires(players, frozen_time, mail_server):
     carol.write("withdraw seek 2")
     assert "Seek #2 is withdrawn." in text(carol.last)
     frozen_time.move(days=2)
-    from pbem.store import transaction
-    with transaction():
-        assert seeks.expire(mail_server) == 1
+    assert run_competition(mail_server)  # the scheduler's job
+    assert not run_competition(mail_server)
     deliver_due(mail_server)
     assert "Nobody joined your seek #1 (Onyx); it has expired." in text(carol.last)
     assert [s.status for s in Seek.select().order_by(Seek.id)] == ["expired", "withdrawn"]

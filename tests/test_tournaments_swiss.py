@@ -93,3 +93,53 @@ def test_a_many_player_swiss_seats_tables_by_score(config):
     with transaction():
         rows, names = rounds.table_of(Tournament.get())
     assert [r.points for r in rows][:2] == [1, 1]
+
+
+def _invited(config, line):
+    """The organiser (ann, confirmed) writes `line`; returns the invitations' requests."""
+    from pbem.commands.speaker import Speaker, player_for
+    from pbem.competition.tournaments import new_tournament
+    from pbem.store import Request
+    ann = player_for("ann@example.org")
+    ann.confirmed = True
+    ann.save()
+    answer = new_tournament(Speaker(config, ann), line)
+    return answer, list(Request.select().where(Request.kind == "tournament")
+                        .order_by(Request.id))
+
+
+def test_a_decline_leaves_the_others_to_play_and_too_few_cancel(config):
+    from pbem.commands.speaker import Speaker
+    from pbem.competition.tournaments import answer_invitation
+    from pbem.store import transaction
+    with transaction():
+        answer, (ben, cat, dan) = _invited(
+            config, "onyx swiss rounds=2 with ben@example.org cat@example.org dan@example.org")
+        assert "You organise it and do not play." in answer[0]
+        for request, line in ((ben, "accept"), (cat, "Sorry, can't"), (dan, "yes")):
+            answer_invitation(Speaker(config, request.player), request, [line])
+        tournament = Tournament.get()
+        assert (tournament.status, tournament.round) == ("running", 1)
+        (game,) = Pairing.select().where(Pairing.round == 1)
+        assert sorted(emails(game.players)) == ["ben@example.org", "dan@example.org"]
+    with transaction():
+        _, requests = _invited(config, "onyx round-robin with eve@example.org fay@example.org")
+        eve, fay = requests[-2:]
+        answer_invitation(Speaker(config, eve.player), eve, ["decline"])
+        answer_invitation(Speaker(config, fay.player), fay, ["accept"])
+        assert Tournament.get_by_id(2).status == "cancelled"
+
+
+def test_a_tournament_refuses_what_it_cannot_run(config):
+    import pytest
+    from pbem.commands.speaker import Refused
+    from pbem.engines.base import OptionError
+    with pytest.raises(Refused, match="needs its number of rounds: `rounds=5`"):
+        _invited(config, "onyx swiss with ben@example.org cat@example.org")
+    with pytest.raises(Refused, match="a round-robin seats two at each game"):
+        _invited(config, "baronoxx round-robin table=3 with ben@example.org cat@example.org "
+                         "dan@example.org")
+    with pytest.raises(OptionError, match="board"):
+        _invited(config, "onyx round-robin board=7 with ben@example.org cat@example.org")
+    with pytest.raises(Refused, match="bots do not play tournaments"):
+        _invited(config, "onyx round-robin with ben@example.org bot:easy")

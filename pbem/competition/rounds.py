@@ -243,8 +243,13 @@ def _mail_all(config, tournament: Tournament, paragraphs: list[str], title: str 
 
 
 def _finish(config, tournament: Tournament, why: str = "") -> int:
+    """The end: claimed like a round (one UPDATE), so the final mail goes out once."""
+    claimed = (Tournament.update(status="finished")
+               .where((Tournament.id == tournament.id) & (Tournament.status == "running"))
+               .execute())
+    if not claimed:
+        return 0
     tournament.status = "finished"
-    tournament.save()
     rows, names = table_of(tournament)
     winners = [names[r.player] for r in rows if r.place == 1]
     headline = (f"{why} " if why else "") + (
