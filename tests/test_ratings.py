@@ -124,3 +124,33 @@ def test_a_resignation_by_mail_is_rated(onyx):
     alice.reply("resign")
     assert {r.player.email: r.games for r in Row.select()} == {alice.address: 1,
                                                               bob.address: 1}
+
+
+def test_rated_no_by_mail_makes_a_friendly_game_and_the_invitation_says_so(players):
+    from mailtest import body
+    from pbem.store import Game
+    carol, bob = players("carol", "bob")
+    carol.write("new onyx with bob@example.org board=12 rated=no")
+    carol.reply("yes")
+    assert Game.get().rated is False and "rated" not in Game.get().options
+    assert "timeout=forfeit, rated=no) with carol, bob" in " ".join(body(bob.last).split())
+
+
+def test_pbem_ratings_rebuild_and_show(store, config, tmp_path, monkeypatch, capsys):
+    from pbem.cli import main
+    from pbem.store.models import Rating as Row
+    monkeypatch.chdir(tmp_path)
+    for name, value in {"PBEM_DATABASE_URL": store, "PBEM_SECRET_KEY": "k",
+                        "PBEM_MAILDIR": str(tmp_path / "mail")}.items():
+        monkeypatch.setenv(name, value)
+    assert main(["new", "onyx", "--player", "a@example.org", "--player", "b@example.org"]) == 0
+    _end(config, 1, "0-1")
+    live = _ratings()
+    Row.update(mu=0).execute()  # a rating gone wrong: the archive knows better
+    capsys.readouterr()
+    assert main(["ratings", "rebuild"]) == 0
+    assert "ratings rebuilt from 1 finished rated game\n" in capsys.readouterr().out
+    assert _ratings() == live
+    assert main(["ratings", "show", "onyx"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["  1. b  27.6 ± 8.1  (1 rated game)",
+                                                    "  2. a  22.4 ± 8.1  (1 rated game)"]

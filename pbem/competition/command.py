@@ -37,7 +37,7 @@ def _ratings(args) -> int:
     if args.action == "rebuild":
         with transaction():
             counted = rated.rebuild()
-        print(f"ratings rebuilt from {counted} finished rated games")
+        print(f"ratings rebuilt from {counted} finished rated game{'' if counted == 1 else 's'}")
         return 0
     try:
         engine = get_engine(args.game)
@@ -45,5 +45,6 @@ def _ratings(args) -> int:
         print(f"pbem ratings show: {error}", file=sys.stderr)
         return 2
     for place, (player, rating) in enumerate(rated.leaders(engine.id, args.min_games), 1):
-        print(f"{place:3}. {player.name}  {rating}  ({rating.games} games)")
+        games = f"{rating.games} rated game{'' if rating.games == 1 else 's'}"
+        print(f"{place:3}. {player.name}  {rating}  ({games})")
     return 0
