@@ -38,7 +38,7 @@ from typing import Callable
 from pbem import clock
 from pbem.bots import is_bot
 from pbem.engines.base import CHANCE
-from pbem.export.public import as_public
+from pbem.export.public import as_public, shown_moves
 from pbem.mail import notify
 from pbem.mail.notify import Report
 from pbem.play import Happening, Table, actor_name
@@ -218,16 +218,17 @@ def tell_followers(config, table: Table) -> None:
     shown = as_public(table.game)
     over = table.game.status == "finished"
     for follow in followers:
-        rows = (Move.select(Move.ply, Move.seat, Move.text, Move.visible, Move.anonymous,
-                            Move.revealed)
-                .where((Move.game == table.game) & (Move.ply > follow.told)
-                       & (Move.ply <= shown.plies)).order_by(Move.ply))
-        # Once it is over, everything is public (the pages show it all, too).
+        # Every public ply since the follower's last mail (`told`: the move log's ply),
+        # numbered as everyone numbers them; once it is over, everything, in full.
+        rows = list(shown_moves(shown, Move.ply, Move.shown, Move.seat, Move.text,
+                                Move.visible, Move.anonymous, Move.revealed)
+                    .where(Move.ply > follow.told))
         plies = [Told(m.ply, m.seat, m.text if over else m.visible.get("public"),
-                      m.anonymous, m.revealed) for m in rows]
+                      m.anonymous, m.revealed, m.shown) for m in rows]
         notify.send_follower_mail(config, table, shown, follow.player,
                                   _lines(table, None, plies, []))
-        Follow.update(told=shown.plies).where(Follow.id == follow.id).execute()
+        if rows:
+            Follow.update(told=rows[-1].ply).where(Follow.id == follow.id).execute()
 
 
 # -- the news since a seat's cursor ---------------------------------------------------
@@ -240,6 +241,19 @@ class Told:
     text: str | None
     anonymous: bool
     revealed: str | None = None
+    shown: int = 0  # its number as everyone may know it while the game runs (Move.shown)
+
+
+def numbered(told: Told, viewer: int, over: bool) -> str | None:
+    """`#12`: the ply's number as `viewer` may read it. While the game runs that is its
+    number among the plies everyone may know of, the same on the pages: an answer
+    nobody may learn of is counted by nobody (RULINGS G39). Its maker reads their own
+    without a number (None)."""
+    if over:
+        return f"#{told.ply}"
+    if told.anonymous:
+        return None
+    return f"#{told.shown}"
 
 
 def news(table: Table, seat: int) -> list[str]:
@@ -261,12 +275,13 @@ def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
     first = table.happenings[0].ply if table.happenings else table.game.plies + 1
     earlier = []
     if told < first - 1:
-        rows = (Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed)
+        rows = (Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed,
+                            Move.shown)
                 .where((Move.game == table.game) & (Move.ply > told) & (Move.ply < first))
                 .order_by(Move.ply))
-        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed)
+        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed, m.shown)
                    for m in rows]
-    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed)
+    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed, h.shown)
            for h in table.happenings if h.ply > told]
     return earlier + now
 
@@ -299,7 +314,7 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     for told in plies:
         if told.anonymous and told.seat != viewer and not over:
             continue  # G39: not even that someone answered; the outcome is news of its own
-        if group and (group[-1].seat != told.seat or group[-1].ply + 1 != told.ply):
+        if group and not _same_turn(group[-1], told, over):
             flush()  # a turn is one player's plies in a row
         while pending and pending[0].ply < told.ply:
             flush()
@@ -313,9 +328,21 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     return [line for line in lines if line]
 
 
+def _same_turn(previous: Told, told: Told, over: bool) -> bool:
+    """Whether `told` goes on the turn of `previous`: the same seat's next ply, as
+    numbered for the reader (plies hidden from them never split a turn)."""
+    if previous.seat != told.seat or (previous.anonymous != told.anonymous and not over):
+        return False
+    return previous.ply + 1 == told.ply if over else previous.shown + 1 == told.shown or (
+        told.anonymous and previous.anonymous)
+
+
 def _turn_line(group: list[Told], viewer: int, names: list[str], over: bool) -> str:
-    first, last = group[0].ply, group[-1].ply
-    number = f"#{first}" if first == last else f"#{first}-{last}"
+    first, last = numbered(group[0], viewer, over), numbered(group[-1], viewer, over)
+    if first is None:  # the reader's own answers nobody else may learn of
+        texts = "; ".join(t.text or "(a secret choice)" for t in group)
+        return f"You, in secret: {texts}"
+    number = first if first == last else f"{first}-{last[1:]}"
     seat = group[0].seat
     texts = [t.text for t in group]
     if seat == CHANCE:

@@ -51,9 +51,7 @@ def follow(speaker: Speaker, rest: str) -> list[str]:
         raise Refused(f"you play in game #{game.id}: its mails reach you already.")
     if Follow.select().where(Follow.player == player).count() >= FOLLOWING_AT_MOST:
         raise Refused(f"you follow {FOLLOWING_AT_MOST} games already; `unfollow N` one first.")
-    from pbem.export.public import as_public
-    Follow.get_or_create(player=player, game=game,
-                         defaults={"told": as_public(game).plies})
+    Follow.get_or_create(player=player, game=game, defaults={"told": game.plies})
     return [f"You follow game #{game.id}: you will get its public view by mail once per "
             f"turn. `unfollow {game.id}` stops it."]
 

@@ -15,6 +15,7 @@ from pbem.engines import ENGINES
 from pbem import TEMPLATES
 from pbem.store import Game
 from pbem.web.archive import archive
+from pbem.web.competition import competition
 from pbem.web.exports import exports
 from pbem.web.feeds import feeds
 from pbem.web.game_page import game_page
@@ -54,6 +55,7 @@ def create_app(config: Config, after_move=None) -> Flask:
     app.register_blueprint(archive)  # /games, /players/<id>: the archive's lists
     app.register_blueprint(game_page)  # /games/<id>: one game, any ply
     app.register_blueprint(rules)  # /rules/<engine>, its notation guide
+    app.register_blueprint(competition)  # /ratings/<engine>, /tournaments, /seeks
     app.register_blueprint(seat_page)  # /play/<token>: a seat's private page
     app.register_blueprint(api)  # /api/games…: the read-only JSON API
     app.register_blueprint(feeds)  # /games/<id>.atom, /players/<id>.atom

@@ -2,9 +2,9 @@
 (`/players/<id>.atom`), for feed readers that follow a game without mail.
 
 Public like the pages they mirror: a running game as of its last ply the public may know
-of (as_public), each ply by its public text (move_list), players by display name. A
-decision nobody may learn of (RULINGS G39) shows as the page shows it ("Someone chose in
-secret"), dated with the next ply the public saw, so not even its time is told.
+of (as_public), each ply by its public text and number (move_list, shown_moves), players
+by display name: a decision nobody may learn of (RULINGS G39) is neither listed, counted
+nor dated.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from pbem.engines import ENGINES
-from pbem.export.public import as_public
+from pbem.export.public import as_public, shown_moves
 from pbem.play import display_name
 from pbem.store import Game, Move, Player
 from pbem.web.archive import listing, seats_of
@@ -46,17 +46,14 @@ def game_feed(game_id: int):
     engine = ENGINES[game.engine]
     seated = seats_of([game.id])[game.id]
     plies, _ = move_list(game, seated, game.status == "finished")
-    shown = (Move.game == game) & (Move.ply <= game.plies)
-    if game.status != "finished":
-        shown &= ~Move.anonymous
-    stamps = dict(Move.select(Move.ply, Move.created).where(shown).tuples())
+    stamps = dict(shown_moves(game, Move.created).tuples())  # by the public's numbers
     page = url_for("game_page.show", game_id=game.id)
-    entries, stamp = [], game.updated
+    entries = []
     for ply in reversed(plies[-ENTRIES:]):
-        stamp = stamps.get(ply.number, stamp)  # a hidden ply: its successor's time
         text = ply.text if ply.text is not None else (
             "dealt (hidden until the end)" if ply.dealer else "chose in secret")
-        entries.append({"title": f"#{ply.number} {ply.actor}: {text}", "updated": stamp,
+        entries.append({"title": f"#{ply.number} {ply.actor}: {text}",
+                        "updated": stamps.get(ply.number, game.updated),
                         "link": f"{page}?ply={ply.number}",
                         "summary": " ".join(ply.comments)})
     players = " vs ".join(s.name for s in seated)

@@ -26,7 +26,7 @@ from pbem.commands.speaker import WEB, Speaker
 from pbem.engines.base import CHANCE, MoveError
 from pbem.mail.notify import Report
 from pbem.play import Table
-from pbem.store import Move, Player, Seat
+from pbem.store import Player, Seat
 
 SOURCE = WEB  # Move.source of a move played from a page
 POINT = re.compile(r"^([A-Z]+\d+)\**$")  # an Onyx point: F6, a midpoint DE910; C2* captures
@@ -46,13 +46,10 @@ class ReadBack:
 
 
 def known_ply(table: Table, seat: int) -> int:
-    """The last ply this seat may know of: the ply its page shows and its form sends back.
-    A decision of another seat that nobody may learn of (engine.anonymous, RULINGS G39)
-    does not count, so the number tells the seat nothing the page does not."""
-    row = (Move.select(Move.ply).where((Move.game == table.game)
-                                       & (~Move.anonymous | (Move.seat == seat)))
-           .order_by(Move.ply.desc()).first())
-    return row.ply if row is not None else 0
+    """The ply the seat's page shows, as everyone numbers the plies (`Move.shown`: a
+    decision nobody may learn of is not counted, RULINGS G39), which its form sends back
+    for the stale guard, as a mail's Message-ID does."""
+    return table.game.shown_plies
 
 
 def read_back(table: Table, seat: int, text: str) -> ReadBack:
