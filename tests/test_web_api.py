@@ -163,3 +163,22 @@ def test_the_feeds_of_a_game_and_a_player(config, client):
     for document in (text, mine):  # well-formed Atom
         root = ElementTree.fromstring(document.encode())
         assert root.tag == "{http://www.w3.org/2005/Atom}feed"
+
+
+def test_a_pass_in_an_open_window_mails_no_spectator(config, client):
+    """G39 for spectators: an answer nobody may learn of is no turn of the game for them,
+    whichever door it came in by (here the seat's page, which mails as mail does)."""
+    from pbem.mail.tokens import play_token
+    from pbem.store import Outbox, Player
+    from pbem.store.models import Follow
+    game_id = start(config, "gemforge", ["alice", "bob", "carol"], seed="g39")
+    first, second = open_window_asking_two(game_id)
+    dan = Player.create(email=f"dan@{DOMAIN}", name="dan", confirmed=True)
+    Follow.create(player=dan, game=game_id, told=0)
+    url = f"/play/{play_token(config.secret_key, game_id, first)}"
+    shown = client.get(url, query_string={"move": "pass"}).get_data(as_text=True)
+    form = re.search(r'<form method="post".*?</form>', shown, re.S).group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    before = Outbox.select().where(Outbox.recipient == dan.email).count()
+    assert client.post(url, data=fields).status_code == 303
+    assert Outbox.select().where(Outbox.recipient == dan.email).count() == before
