@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from notation.record import LABEL, Move, Record
 from pbem.engines import get_engine, UnknownGame
 from pbem.engines.base import CHANCE, Engine, MoveError, OptionError
+from pbem.engines.dealing import (GENERATORS, HMAC_SHA256, PYTHON_RANDOM, TAG as GENERATOR_TAG,
+                                  chance_rng, unknown_generator)
 
 DEALER = "Dealer"
 
@@ -46,11 +48,6 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def chance_rng(seed: str, ply: int) -> random.Random:
-    """The generator for the dealer's move at `ply` (plies played before it)."""
-    return random.Random(f"{seed}/{ply}")
-
-
 @dataclass(frozen=True)
 class Deal:
     """One dealer's move: the state it was made in, the decision and its text."""
@@ -59,15 +56,17 @@ class Deal:
     text: str
 
 
-def deal_while_due(engine: Engine, state, seed: str, plies: int) -> tuple[object, list[Deal]]:
-    """The dealer's moves while the game waits for the dealer, after `plies` plies.
+def deal_while_due(engine: Engine, state, seed: str, plies: int,
+                   generator: str = HMAC_SHA256) -> tuple[object, list[Deal]]:
+    """The dealer's moves while the game waits for the dealer, after `plies` plies, drawn
+    by `generator` (pbem.engines.dealing).
 
     Returns the state after them and the deals. The server and `Game` both deal here, so
     a game played by mail and its replayed record always agree.
     """
     dealt: list[Deal] = []
     while engine.to_act(state) == {CHANCE}:
-        decision = engine.deal(state, chance_rng(seed, plies + len(dealt)))
+        decision = engine.deal(state, chance_rng(seed, plies + len(dealt), generator))
         dealt.append(Deal(state, decision, engine.notation(state, CHANCE, decision)))
         state = engine.apply(state, CHANCE, decision)
     return state, dealt
@@ -77,7 +76,7 @@ class Game:
     """One game in play: the engine's state plus the plies that led to it."""
 
     def __init__(self, engine: Engine, options: dict[str, str], players: list[str],
-                 seed: str | None = None):
+                 seed: str | None = None, generator: str = HMAC_SHA256):
         if not engine.min_players <= len(players) <= engine.max_players:
             counts = (f"{engine.min_players}" if engine.min_players == engine.max_players
                       else f"{engine.min_players} to {engine.max_players}")
@@ -87,6 +86,7 @@ class Game:
         self.options = engine.resolve_options(options)
         self.players = list(players)
         self.seed = seed
+        self.generator = generator  # how the seed deals (pbem.engines.dealing)
         self.commitment = seed_commitment(seed) if seed is not None else None
         self.state = engine.start(self.options, len(players), seed)
         self.plies: list[Ply] = []
@@ -95,12 +95,13 @@ class Game:
 
     @classmethod
     def from_log(cls, engine: Engine, options: dict[str, str], players: list[str], seed: str,
-                 plies: list[Ply], state, termination: tuple[str, str] | None = None
-                 ) -> "Game":
+                 plies: list[Ply], state, termination: tuple[str, str] | None = None,
+                 generator: str = HMAC_SHA256) -> "Game":
         """A game as the server keeps it (moves and a snapshot), without replaying it."""
         game = cls.__new__(cls)
         game.engine, game.options, game.players = engine, dict(options), list(players)
         game.seed, game.commitment = seed, seed_commitment(seed)
+        game.generator = generator
         game.plies, game.state, game.termination = list(plies), state, termination
         return game
 
@@ -123,7 +124,7 @@ class Game:
     def _deal_while_due(self) -> None:
         if self.seed is not None:
             self.state, dealt = deal_while_due(self.engine, self.state, self.seed,
-                                               len(self.plies))
+                                               len(self.plies), self.generator)
             self.plies += [Ply(CHANCE, deal.text, labelled=True) for deal in dealt]
 
     # -- seat labels in records --------------------------------------------------------
@@ -157,6 +158,7 @@ class Game:
         tags = self.engine.record_tags(self.options, self.players)
         if self.commitment is not None and self.engine.dealt:
             tags.append(("SeedSHA256", self.commitment))
+            tags.append((GENERATOR_TAG, self.generator))
             if reveal_seed and self.seed is not None:
                 tags.append(("Seed", self.seed))
         result = self.engine.result_token(self.state)
@@ -180,8 +182,13 @@ class Game:
         if seed is not None and "SeedSHA256" in tags and seed_commitment(seed) != tags["SeedSHA256"]:
             raise RecordError("the Seed tag does not match the SeedSHA256 commitment "
                               "published at the start")
+        # Records written before the tag were all dealt by CPython's random.Random.
+        generator = tags.get(GENERATOR_TAG, PYTHON_RANDOM)
+        if generator not in GENERATORS:
+            raise RecordError(unknown_generator(generator))
         try:
-            game = cls(engine, engine.options_from_tags(tags), engine.players_from_tags(tags))
+            game = cls(engine, engine.options_from_tags(tags), engine.players_from_tags(tags),
+                       generator=generator)
         except OptionError as error:
             raise RecordError(f"the tags: {error}") from None
         for number, move in enumerate(record.moves[:plies], start=1):
@@ -208,7 +215,7 @@ class Game:
                               number, move.text)
         if seat == CHANCE and seed is not None:
             expected = self.engine.notation(self.state, CHANCE, self.engine.deal(
-                self.state, chance_rng(seed, len(self.plies))))
+                self.state, chance_rng(seed, len(self.plies), self.generator)))
             if expected != move.text:
                 raise RecordError(f"the seed deals {expected!r} here, not this", number,
                                   move.text)

@@ -52,6 +52,7 @@ class Game(BaseModel):
     options = JSONField()
     seed = CharField()  # secret until the game ends
     commitment = CharField()  # its SHA-256, published at the start
+    generator = CharField(default="HMAC-SHA256")  # how the seed deals (pbem.engines.dealing)
     status = CharField(default="inviting")  # inviting running finished cancelled
     plies = IntegerField(default=0)  # moves in the log
     state = JSONField(null=True)  # snapshot after the last move
