@@ -9,6 +9,7 @@ with physical cards can be transcribed and checked the same way.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -23,16 +24,18 @@ DEALER = "Dealer"
 
 
 class RecordError(ValueError):
-    """A record that is not a legal game; names the ply (1-based) and the move text."""
+    """A record that is not a legal game; names the ply (1-based) and the move text, and
+    for a move inside a variation its path: "variation 2 of ply 31, move 3"."""
 
-    def __init__(self, reason: str, ply: int | None = None, text: str | None = None):
+    def __init__(self, reason: str, ply: int | None = None, text: str | None = None,
+                 path: str | None = None):
         super().__init__(reason)
-        self.reason, self.ply, self.text = reason, ply, text
+        self.reason, self.ply, self.text, self.path = reason, ply, text, path
 
     def __str__(self) -> str:
         if self.ply is None:
             return self.reason
-        return f"ply {self.ply} ({self.text}): {self.reason}"
+        return f"{self.path or f'ply {self.ply}'} ({self.text}): {self.reason}"
 
 
 @dataclass
@@ -192,6 +195,7 @@ class Game:
         except OptionError as error:
             raise RecordError(f"the tags: {error}") from None
         for number, move in enumerate(record.moves[:plies], start=1):
+            game._check_variations(move, f"ply {number}")
             game._replay(number, move, seed)
         # Only now: with a seed during the replay, the game would deal by itself.
         game.seed, game.commitment = seed, tags.get("SeedSHA256")
@@ -225,6 +229,31 @@ class Game:
             raise RecordError(str(error), number, move.text) from None
         self.plies[-1].comments = list(move.comments)
 
+    # -- variations ----------------------------------------------------------------------
+
+    def _branch(self) -> "Game":
+        """A copy to play another line in (states are never changed in place)."""
+        branch = copy.copy(self)
+        branch.plies = list(self.plies)
+        return branch
+
+    def _check_variations(self, move: Move, where: str) -> None:
+        """Every variation of `move` is legal from the position before it. A dealer's
+        move in a variation is a supposition: legal, but not checked against the seed."""
+        for index, variation in enumerate(move.variations, start=1):
+            path = (f"variation {index} of {where}" if where.startswith("ply ")
+                    else f"{where}, variation {index}")
+            self._branch()._play_line(variation.moves, path)
+
+    def _play_line(self, moves: list[Move], path: str) -> None:
+        for index, move in enumerate(moves, start=1):
+            here = f"{path}, move {index}"
+            self._check_variations(move, here)
+            try:
+                self._replay(len(self.plies) + 1, move, None)
+            except RecordError as error:
+                raise RecordError(error.reason, error.ply, error.text, here) from None
+
     def check_result(self, record: Record) -> None:
         """Raises RecordError unless the record's Result tag and token tell the truth."""
         actual = self.engine.result_token(self.state)
@@ -239,6 +268,34 @@ class Game:
             why = f" ({outcome.reason})" if outcome else " (the game is not over)"
             raise RecordError(f"the Result is {record.result!r} but the moves give "
                               f"{actual!r}{why}")
+
+
+def replay_variation(record: Record, ply: int, path: list[int]) -> Game:
+    """The game inside a variation: `path` is (variation, moves) pairs, [2, 3] for the
+    third move of the second variation of `ply`, [2, 3, 1, 1] for the first move of the
+    first variation of that third move. Raises RecordError (or ValueError for a path
+    that leads nowhere, naming what there is)."""
+    if len(path) % 2 or not path:
+        raise ValueError("a variation is named VARIATION/MOVES, such as 2/3 (the third "
+                         "move of the second variation), and pairs more for one inside it")
+    if not 1 <= ply <= len(record.moves):
+        raise ValueError(f"there is no ply {ply}: the record has {len(record.moves)}")
+    game = Game.from_record(record, plies=ply - 1)
+    game.seed = None  # a variation's deals are suppositions, not the seed's
+    move, where = record.moves[ply - 1], f"ply {ply}"
+    for depth in range(0, len(path), 2):
+        number, count = path[depth], path[depth + 1]
+        if not 1 <= number <= len(move.variations):
+            raise ValueError(f"{where} has {len(move.variations)} variations, not {number}")
+        moves = move.variations[number - 1].moves
+        where = (f"variation {number} of {where}" if depth == 0
+                 else f"{where}, variation {number}")
+        if not 1 <= count <= len(moves):
+            raise ValueError(f"{where} has {len(moves)} moves, not {count}")
+        last = depth + 2 == len(path)
+        game._play_line(moves[:count if last else count - 1], where)
+        move, where = moves[count - 1], f"{where}, move {count}"
+    return game
 
 
 def replay(record: Record, plies: int | None = None):
