@@ -190,7 +190,7 @@ def deal_check(game: Game, engine: Engine, finished: bool) -> dict | None:
     the seed and the commands that check it."""
     if not engine.dealt:
         return None
-    check = {"commitment": game.commitment, "seed": None}
+    check = {"commitment": game.commitment, "seed": None, "generator": game.generator}
     if finished:
         # A JSON string is a Python string literal too, in double quotes: the shell's
         # single quotes around the program then only need escaping in odd seeds.
