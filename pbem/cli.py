@@ -195,6 +195,11 @@ def _admin_parser(commands) -> None:
     forget.add_argument("--resign", action="store_true",
                         help="resign their running games for them (else they must have ended)")
     forget.set_defaults(run=_admin, action="forget")
+    annotator = admin.add_parser("annotator", help="let ADDRESS annotate game ID by mail "
+                                 "(`annotate ID`) although they did not play it")
+    annotator.add_argument("game", type=int, metavar="ID")
+    annotator.add_argument("address", metavar="ADDRESS")
+    annotator.set_defaults(run=_admin, action="annotator")
 
 
 def _game_parser(commands, name: str, help: str) -> argparse.ArgumentParser:
@@ -386,6 +391,10 @@ def _admin(args) -> int:
             for ban in admin.bans():
                 print(f"{ban.address}  since {ban.created:%Y-%m-%d}  {ban.reason}".rstrip())
             return 0
+        elif args.action == "annotator":
+            admin.add_annotator(args.game, args.address)
+            said = (f"{args.address.strip().lower()} may annotate game #{args.game} "
+                    f"(`annotate {args.game}`)")
         elif args.action == "merge":
             kept = admin.merge_players(config, args.address, args.into)
             said = f"{args.address.strip().lower()} merged into {kept.email}"

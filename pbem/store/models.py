@@ -231,5 +231,23 @@ class Ban(BaseModel):
         return cls.select().where(cls.address.in_([sender, domain])).exists()
 
 
+class Annotation(BaseModel):
+    """An annotated record of a finished game, published by mail (`annotate 12`): its
+    main line is the game's, its variations checked (pbem.annotations)."""
+    game = ForeignKeyField(Game, backref="annotations", on_delete="CASCADE")
+    author = ForeignKeyField(Player, backref="annotations")
+    text = TextField()  # the record in pbem's layout (notation/README.md)
+    created = DateTimeField(default=utcnow)
+
+
+class Annotator(BaseModel):
+    """An address that may annotate a game it did not play (`pbem admin annotator`)."""
+    game = ForeignKeyField(Game, backref="annotators", on_delete="CASCADE")
+    email = CharField()  # lower-case
+
+    class Meta:
+        indexes = ((("game", "email"), True),)
+
+
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice)
+          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice, Annotation, Annotator)

@@ -2,6 +2,7 @@
 printable page, and a zip of finished records matching the index's filters.
 
     /games/<id>.txt               the record (403 while a card game runs)
+                                  ?annotated=N: its Nth published annotation
     /games/<id>.sgf               Onyx only (404 for other games)
     /games/<id>/ply/<n>.svg       ?size=480|8cm  ?caption=0|1
     /games/<id>/print             ?every=N: a diagram every N plies (0: none)
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from pbem.annotations import annotated_text, annotations_of
 from pbem.export import bulk, diagram, printable
 from pbem.export.record import file_name, game_record, record_text
 from pbem.export.sgf import onyx_sgf
@@ -50,7 +52,22 @@ def _answer(body: str, content_type: str, table, download: str | None = None) ->
 @exports.route("/games/<int(max=2147483647):game_id>.txt")  # ids are 32-bit in PostgreSQL
 def record(game_id: int):
     table = load_table(game_id)
+    wanted = request.args.get("annotated")
+    if wanted is not None:
+        return _answer(annotation_text(table, wanted), TEXT, table,
+                       file_name(table, "txt").replace(".txt", f"-annotated-{wanted}.txt"))
     return _answer(record_text(table), TEXT, table, file_name(table, "txt"))
+
+
+def annotation_text(table, wanted: str) -> str:
+    """`?annotated=N`: the Nth annotation published of the game (pbem.annotations)."""
+    found = annotations_of(table.game.id)
+    if not (wanted.isascii() and wanted.isdigit()) or not 1 <= int(wanted) <= len(found):
+        raise ExportError(404, f"Game #{table.game.id} has "
+                               f"{len(found) or 'no'} annotation{'s' * (len(found) != 1)}; "
+                               f"?annotated= takes 1 to {len(found)}, not {wanted!r}."
+                          if found else f"Game #{table.game.id} has no annotations yet.")
+    return annotated_text(found[int(wanted) - 1])
 
 
 @exports.route("/games/<int(max=2147483647):game_id>.sgf")

@@ -24,6 +24,7 @@ from flask import Blueprint, abort, render_template, request
 from markupsafe import Markup
 from peewee import fn
 
+from pbem.annotations import annotations_of
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE, Engine
 from pbem.play import Table, actor_name
@@ -232,4 +233,5 @@ def show(game_id: int):
         waiting=waiting, since=waiting_since(engine, game, current) if waiting else None,
         outcome=outcome_words(game.result, seated) if finished else "",
         deal=deal_check(game, engine, finished), clock=clock_for(game, engine, current, seated),
-        record=record_name(game), sgf=record_name(game, "sgf"))
+        record=record_name(game), sgf=record_name(game, "sgf"),
+        annotations=annotations_of(game.id) if finished else [])
