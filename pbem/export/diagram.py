@@ -9,21 +9,28 @@ Size: `480` is pixels (the renderers draw in pixels); `8cm`, `80mm` or `3.5in` i
 width on paper: the diagram is drawn at that width in CSS pixels (96 to the inch) and its
 root element then says the width and height in that unit, with the same viewBox, so it
 prints exactly that wide.
+
+Onyx diagrams for print number the stones of a range of plies (`numbers=41-60`, as Go
+books print "moves 41-60"), cross out the points whose stones were captured in it, and
+label the points a comment on the ply marks (`[%mark E5]`, notation/marks.py).
 """
 
 from __future__ import annotations
 
 import re
 
+from notation.marks import marks_in
+from pbem.engines.onyx_render import print_notes
 from pbem.export.source import ExportError, is_over, state_at
 from pbem.play import Table
-from pbem.store import Move
+from pbem.store import Comment, Move
 
 DEFAULT_SIZE = 480
 PIXELS = (100, 4000)  # smaller is unreadable; larger is a mistake, not a diagram
 PER_INCH = {"in": 1.0, "cm": 2.54, "mm": 25.4}  # units per inch
 PRINT_WIDTH_INCHES = (0.5, 40.0)
 _SIZE = re.compile(r"^(\d{1,4}(?:\.\d{1,2})?)(px|cm|mm|in)?$")
+_RANGE = re.compile(r"^(\d{1,6})-(\d{1,6})$")
 _ROOT_SIZE = re.compile(r'^(<svg\b[^>]*?) width="([\d.]+)" height="([\d.]+)"')
 
 
@@ -58,6 +65,22 @@ def parse_caption(text: str | None) -> bool:
                            f"diagram, or caption=0 for none.")
 
 
+def parse_numbers(text: str | None, table: Table, ply: int) -> tuple[int, int] | None:
+    """`numbers=41-60`: the plies whose stones are numbered, ending at the diagram's."""
+    if text is None or not text.strip():
+        return None
+    if table.engine.id != "onyx":
+        raise ExportError(400, f"numbers= numbers the stones of Onyx diagrams; "
+                               f"{table.engine.title} has none.")
+    match = _RANGE.match(text.strip())
+    first, last = (int(match.group(1)), int(match.group(2))) if match else (0, -1)
+    if not 1 <= first <= last <= ply:
+        raise ExportError(400, f"numbers={text!r}: write the plies to number as FIRST-LAST, "
+                               f"from 1 up to this diagram's ply {ply}, such as "
+                               f"numbers={max(1, ply - 19)}-{ply}.")
+    return first, last
+
+
 def move_seen(table: Table, move: Move) -> str:
     """A ply's text as the public may read it: all of it once the game is over."""
     if is_over(table):
@@ -75,12 +98,37 @@ def caption(table: Table, ply: int) -> str:
 
 
 def ply_svg(table: Table, ply: int, pixels: int = DEFAULT_SIZE,
-            print_width: str | None = None, with_caption: bool = False) -> str:
-    """The standalone SVG of the public position after `ply` plies."""
+            print_width: str | None = None, with_caption: bool = False,
+            numbers: tuple[int, int] | None = None) -> str:
+    """The standalone SVG of the public position after `ply` plies (Onyx: with the
+    stones of the plies `numbers` numbered, and the points its comments mark)."""
     view = table.engine.view(state_at(table, ply), None)
-    svg = table.engine.svg_diagram(view, size=pixels,
-                                   caption=caption(table, ply) if with_caption else None)
+    text = caption(table, ply) if with_caption else None
+    notes = {}
+    if table.engine.id == "onyx":
+        notes = onyx_notes(table, ply, numbers)
+        if numbers and text:
+            text += (f"; plies {numbers[0]}-{numbers[1]} numbered"
+                     + "".join(f"; {gone}" for gone in notes.pop("gone")))
+        notes.pop("gone", None)
+    svg = table.engine.svg_diagram(view, size=pixels, caption=text, **notes)
     return printed_at(svg, print_width) if print_width else svg
+
+
+def onyx_notes(table: Table, ply: int, numbers: tuple[int, int] | None) -> dict:
+    """What an Onyx print diagram writes on the board (pbem.engines.onyx_render)."""
+    said = [c.text for c in Comment.select(Comment.text).where(
+        (Comment.game == table.game) & (Comment.ply == ply))]
+    notes = {"marks": marks_in(said) or None, "gone": []}
+    if numbers:
+        first, last = numbers
+        rows = Move.select(Move.ply, Move.state).where(
+            (Move.game == table.game) & (Move.ply >= first) & (Move.ply <= last)
+        ).order_by(Move.ply)
+        views = [table.engine.view(table.engine.from_json(row.state), None) for row in rows]
+        numbered, captured, gone = print_notes(views, first)
+        notes.update(numbers=numbered, captured=captured, gone=gone)
+    return notes
 
 
 def printed_at(svg: str, width: str) -> str:

@@ -64,8 +64,22 @@ def parse_every(text: str | None, plies: int) -> int:
     return every
 
 
-def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> str:
-    """The whole page as HTML text."""
+def parse_numbered(text: str | None, engine) -> bool:
+    """`numbers=1`: each Onyx diagram numbers the stones of the plies printed above it."""
+    if text is None or text.strip() in ("", "0"):
+        return False
+    if text.strip() != "1":
+        raise ExportError(400, f"numbers={text!r}: write numbers=1 to number the stones of "
+                               f"each diagram's plies, numbers=0 for none.")
+    if engine.id != "onyx":
+        raise ExportError(400, f"numbers=1 numbers the stones of Onyx diagrams; "
+                               f"{engine.title} has none.")
+    return True
+
+
+def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "",
+               numbered: bool = False) -> str:
+    """The whole page as HTML text; `numbered`: Onyx diagrams number their plies."""
     game, names = table.game, table.names
     comments = _comments(table)
     lines = [PlyLine(move.ply, actor(table, move), move_seen(table, move),
@@ -73,7 +87,7 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> 
              for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible,
                                      Move.anonymous)
              .where((Move.game == game) & (Move.ply <= game.plies)).order_by(Move.ply)]
-    stretches = _stretches(table, lines, every)
+    stretches = _stretches(table, lines, every, numbered)
     options = [(option.name, game.options.get(option.name, option.default))
                for option in table.engine.options]
     # The players as the record names their seats: Onyx's Black and White, else Seat 1…
@@ -107,13 +121,15 @@ def _comments(table: Table) -> dict[int, list[str]]:
     return by_ply
 
 
-def _stretches(table: Table, lines: list[PlyLine], every: int) -> list[Stretch]:
+def _stretches(table: Table, lines: list[PlyLine], every: int,
+               numbered: bool = False) -> list[Stretch]:
     if not every:
         return [Stretch(lines)]
     stretches = []
     for start in range(0, len(lines), every):
         part = lines[start:start + every]
         after = part[-1].ply
-        svg = ply_svg(table, after, DIAGRAM_PIXELS)
+        numbers = (part[0].ply, after) if numbered else None
+        svg = ply_svg(table, after, DIAGRAM_PIXELS, numbers=numbers)
         stretches.append(Stretch(part, Markup(svg), after))
     return stretches or [Stretch([], Markup(ply_svg(table, 0, DIAGRAM_PIXELS)), 0)]

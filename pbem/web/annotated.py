@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, render_template, request
 
+from markupsafe import Markup
+
+from notation.marks import marks_in, without_marks
 from notation.record import Move, parse_record
 from pbem.annotations import annotations_of
 from pbem.engines import ENGINES
@@ -22,7 +25,7 @@ from pbem.engines.game import Game as GameRecord
 from pbem.engines.game import RecordError, replay_variation
 from pbem.store import Game
 from pbem.web.archive import refused, seats_of
-from pbem.web.game_page import diagrams, seat_labels
+from pbem.web.game_page import DIAGRAM, diagrams, seat_labels
 
 annotated = Blueprint("annotated", __name__)
 annotated.register_error_handler(404, refused)
@@ -73,7 +76,7 @@ def _variation_entries(moves: list[Move], first_ply: int, path: list[int], chose
         here = path + [index + 1]
         line = "/".join(map(str, here))
         entry = Entry(first_ply + index + 1, move.actor, move.text, move.glyphs,
-                      move.comments, f"?ply={main_ply}&line={line}",
+                      shown(move.comments), f"?ply={main_ply}&line={line}",
                       (main_ply, tuple(here)) == chosen)
         for count, variation in enumerate(move.variations, start=1):
             entry.variations.append(Line(variation.comments, _variation_entries(
@@ -81,6 +84,11 @@ def _variation_entries(moves: list[Move], first_ply: int, path: list[int], chose
                 variation.after))
         listed.append(entry)
     return listed
+
+
+def shown(comments: list[str]) -> list[str]:
+    """Comments as a reader sees them: `[%mark …]` is drawn on the board instead."""
+    return [text for text in map(without_marks, comments) if text]
 
 
 def requested(record) -> tuple[int, tuple]:
@@ -116,8 +124,12 @@ def show(game_id: int, number: int):
     seated = seats_of([game.id])[game.id]
     labels = seat_labels(engine, game.options, len(seated))
     where = f"variation {'/'.join(map(str, path))} of ply {ply}" if path else f"ply {ply}"
-    svg, seats = diagrams(engine, replayed.state, labels, seated,
-                          f"after {where}" if ply or path else "the start", True)
+    caption = f"after {where}" if ply or path else "the start"
+    svg, seats = diagrams(engine, replayed.state, labels, seated, caption, True)
+    said = replayed.plies[-1].comments if replayed.plies else record.comments
+    if engine.id == "onyx" and marks_in(said):  # the annotator's [%mark E5] on the board
+        svg = Markup(engine.svg_diagram(engine.view(replayed.state, None), size=DIAGRAM,
+                                        caption=caption, marks=marks_in(said)))
     chosen = (ply, path)
     return render_template(
         "web/annotated.html", game=game, engine=engine, annotation=annotation,

@@ -4,8 +4,9 @@ printable page, and a zip of finished records matching the index's filters.
     /games/<id>.txt               the record (403 while a card game runs)
                                   ?annotated=N: its Nth published annotation
     /games/<id>.sgf               Onyx only (404 for other games)
-    /games/<id>/ply/<n>.svg       ?size=480|8cm  ?caption=0|1
+    /games/<id>/ply/<n>.svg       ?size=480|8cm  ?caption=0|1  ?numbers=41-60 (Onyx)
     /games/<id>/print             ?every=N: a diagram every N plies (0: none)
+                                  ?numbers=1: Onyx diagrams number their plies' stones
     /games/export.zip             the index's filters: game, player, result, q
 
 What each may show is decided in pbem.export (public while a game runs, everything after
@@ -88,7 +89,8 @@ def ply_svg(game_id: int, ply: str):
     number = parse_ply(table, ply)
     pixels, print_width = diagram.parse_size(request.args.get("size"))
     with_caption = diagram.parse_caption(request.args.get("caption"))
-    return _answer(diagram.ply_svg(table, number, pixels, print_width, with_caption),
+    numbers = diagram.parse_numbers(request.args.get("numbers"), table, number)
+    return _answer(diagram.ply_svg(table, number, pixels, print_width, with_caption, numbers),
                    "image/svg+xml", table)
 
 
@@ -96,7 +98,9 @@ def ply_svg(game_id: int, ply: str):
 def print_page(game_id: int):
     table = load_table(game_id)
     every = printable.parse_every(request.args.get("every"), table.game.plies)
-    return _answer(printable.print_page(table, every), "text/html; charset=utf-8", table)
+    numbered = printable.parse_numbered(request.args.get("numbers"), table.engine)
+    return _answer(printable.print_page(table, every, numbered=numbered),
+                   "text/html; charset=utf-8", table)
 
 
 @exports.route("/games/export.zip")
