@@ -57,11 +57,11 @@ def entries(moves: list[Move], chosen: tuple) -> list[Entry]:
     listed = []
     for index, move in enumerate(moves):
         ply = index + 1
-        entry = Entry(ply, move.actor, move.text, move.glyphs, move.comments,
+        entry = Entry(ply, move.actor, move.text, move.glyphs, shown(move.comments),
                       f"?ply={ply}", (ply, ()) == chosen)
         for count, variation in enumerate(move.variations, start=1):
             # A variation replaces its move: its first move is that move's ply again.
-            entry.variations.append(Line(variation.comments, _variation_entries(
+            entry.variations.append(Line(shown(variation.comments), _variation_entries(
                 variation.moves, index, [count], chosen, ply), variation.after))
         listed.append(entry)
     return listed
@@ -79,9 +79,9 @@ def _variation_entries(moves: list[Move], first_ply: int, path: list[int], chose
                       shown(move.comments), f"?ply={main_ply}&line={line}",
                       (main_ply, tuple(here)) == chosen)
         for count, variation in enumerate(move.variations, start=1):
-            entry.variations.append(Line(variation.comments, _variation_entries(
+            entry.variations.append(Line(shown(variation.comments), _variation_entries(
                 variation.moves, first_ply + index, here + [count], chosen, main_ply),
-                variation.after))
+                shown(variation.after)))
         listed.append(entry)
     return listed
 
