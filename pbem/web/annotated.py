@@ -62,7 +62,7 @@ def entries(moves: list[Move], chosen: tuple) -> list[Entry]:
         for count, variation in enumerate(move.variations, start=1):
             # A variation replaces its move: its first move is that move's ply again.
             entry.variations.append(Line(shown(variation.comments), _variation_entries(
-                variation.moves, index, [count], chosen, ply), variation.after))
+                variation.moves, index, [count], chosen, ply), shown(variation.after)))
         listed.append(entry)
     return listed
 
