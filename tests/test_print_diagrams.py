@@ -107,3 +107,23 @@ def test_captions_fit_inside_the_diagram_at_every_size(name, players, size):
         assert float(y) <= height, f"{text!r} is below the diagram"
         shown.append(html.unescape(text))
     assert " ".join(LONG_CAPTION.split()) in " ".join(" ".join(shown).split())
+
+
+def test_a_card_games_compact_form_shows_the_hands_only_after_the_end(client):
+    from export_games import new_game, play_as, play_randomly
+    from pbem.engines.baronoxx_render import card_text
+    game_id = new_game("baronoxx")  # alice holds 25 32 49 75, bob 6 41 50 81
+    play_as(game_id, 0, "play 25")
+    running = client.get(f"/games/{game_id}/ply/3.svg?form=compact&caption=1")
+    assert running.status_code == 200
+    svg = running.get_data(as_text=True)
+    assert "Row 1  68 " in " ".join(texts(svg)) and "hand:" not in svg
+    assert card_text(32) not in svg and card_text(41) not in svg
+    play_randomly(game_id)
+    svg = client.get(f"/games/{game_id}/ply/3.svg?form=compact").get_data(as_text=True)
+    shown = [line.rstrip() for line in texts(svg)]
+    assert f"#1 alice, hand: {'   '.join(card_text(c) for c in (25, 32, 49, 75))}" in shown
+    assert any(line.startswith("#2 bob, hand: ") for line in shown)
+    page = client.get(f"/games/{game_id}/print?every=5&form=compact").get_data(as_text=True)
+    assert "#1 alice, hand: " in page
+    assert client.get(f"/games/{onyx_game(plies=2)}/ply/2.svg?form=compact").status_code == 400

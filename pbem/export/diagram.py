@@ -13,6 +13,12 @@ prints exactly that wide.
 Onyx diagrams for print number the stones of a range of plies (`numbers=41-60`, as Go
 books print "moves 41-60"), cross out the points whose stones were captured in it, and
 label the points a comment on the ply marks (`[%mark E5]`, notation/marks.py).
+
+The card games have a compact print form too (`form=compact`), as a newspaper column
+prints a deal: the position as the mail's text diagram in a monospace block, and once
+the game is over every player's hidden lines (their hand, their standing answers) under
+it, by name. It is drawn from views like every diagram: while the game runs, the public
+one only.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ from __future__ import annotations
 import re
 
 from notation.marks import marks_in
+from html import escape
+
 from pbem.engines.onyx_render import print_notes
+from pbem.engines.svg import caption_height, caption_text
 from pbem.export.source import ExportError, is_over, state_at
 from pbem.play import Table
 from pbem.store import Comment, Move
@@ -79,6 +88,51 @@ def parse_numbers(text: str | None, table: Table, ply: int) -> tuple[int, int] |
                                f"from 1 up to this diagram's ply {ply}, such as "
                                f"numbers={max(1, ply - 19)}-{ply}.")
     return first, last
+
+
+FORMS = ("full", "compact")
+
+
+def parse_form(text: str | None, table: Table) -> str:
+    """`form=full` (the default) or `form=compact` (card games, for print)."""
+    form = (text or "full").strip().lower()
+    if form not in FORMS:
+        raise ExportError(400, f"form={text!r}: write form=full or form=compact.")
+    if form == "compact" and not table.engine.dealt:
+        raise ExportError(400, f"form=compact is the card games' print form; "
+                               f"{table.engine.title}'s diagram is compact already.")
+    return form
+
+
+def compact_svg(table: Table, ply: int, pixels: int = DEFAULT_SIZE,
+                with_caption: bool = False) -> str:
+    """The compact print form of a card game's position after `ply` plies."""
+    engine, state = table.engine, state_at(table, ply)
+    lines = engine.text_diagram(engine.view(state, None)).splitlines()
+    if is_over(table):  # everything may be shown: each player's hidden lines, by name
+        public = set(lines)
+        for seat, name in enumerate(table.names):
+            own = engine.text_diagram(engine.view(state, seat)).splitlines()
+            hidden = [line for line in own if line.startswith("Your ") and line not in public]
+            if hidden:
+                lines.append("")
+                lines += [f"{engine.seat_label(state, seat)} {name}, "
+                          f"{line[len('Your '):]}" for line in hidden]
+    longest = max(map(len, lines), default=1)
+    font = min(pixels / (longest * 0.62 + 2), 0.035 * pixels + 2)
+    step = font * 1.2
+    text = caption(table, ply) if with_caption else None
+    height = step * (len(lines) + 1)
+    band = caption_height(pixels, text)
+    rows = "".join(f'<text x="{font:.1f}" y="{step * (i + 1):.1f}" xml:space="preserve">'
+                   f'{escape(line)}</text>' for i, line in enumerate(lines) if line)
+    label = escape(f"{engine.title}, after ply {ply}")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" '
+            f'height="{height + band:.0f}" viewBox="0 0 {pixels} {height + band:.1f}" '
+            f'role="img" aria-label="{label}"><title>{label}</title>'
+            f'<rect width="100%" height="100%" fill="#fff"/>'
+            f'<g font-family="monospace" font-size="{font:.1f}" fill="#111">{rows}</g>'
+            + (caption_text(pixels, height, band, text) if text else "") + "</svg>")
 
 
 def move_seen(table: Table, move: Move) -> str:

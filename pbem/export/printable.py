@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from pbem.export.diagram import move_seen, ply_svg
+from pbem.export.diagram import compact_svg, move_seen, ply_svg
 from pbem.export.source import ExportError, is_over
 from pbem import TEMPLATES
 from pbem.play import Table, actor_name, display_name, outcome_words
@@ -78,8 +78,9 @@ def parse_numbered(text: str | None, engine) -> bool:
 
 
 def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "",
-               numbered: bool = False) -> str:
-    """The whole page as HTML text; `numbered`: Onyx diagrams number their plies."""
+               numbered: bool = False, compact: bool = False) -> str:
+    """The whole page as HTML text; `numbered`: Onyx diagrams number their plies;
+    `compact`: card games' diagrams in their compact print form."""
     game, names = table.game, table.names
     comments = _comments(table)
     lines = [PlyLine(move.ply, actor(table, move), move_seen(table, move),
@@ -87,7 +88,7 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "",
              for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible,
                                      Move.anonymous)
              .where((Move.game == game) & (Move.ply <= game.plies)).order_by(Move.ply)]
-    stretches = _stretches(table, lines, every, numbered)
+    stretches = _stretches(table, lines, every, numbered, compact)
     options = [(option.name, game.options.get(option.name, option.default))
                for option in table.engine.options]
     # The players as the record names their seats: Onyx's Black and White, else Seat 1…
@@ -122,7 +123,7 @@ def _comments(table: Table) -> dict[int, list[str]]:
 
 
 def _stretches(table: Table, lines: list[PlyLine], every: int,
-               numbered: bool = False) -> list[Stretch]:
+               numbered: bool = False, compact: bool = False) -> list[Stretch]:
     if not every:
         return [Stretch(lines)]
     stretches = []
@@ -130,6 +131,7 @@ def _stretches(table: Table, lines: list[PlyLine], every: int,
         part = lines[start:start + every]
         after = part[-1].ply
         numbers = (part[0].ply, after) if numbered else None
-        svg = ply_svg(table, after, DIAGRAM_PIXELS, numbers=numbers)
+        svg = (compact_svg(table, after, DIAGRAM_PIXELS) if compact
+               else ply_svg(table, after, DIAGRAM_PIXELS, numbers=numbers))
         stretches.append(Stretch(part, Markup(svg), after))
     return stretches or [Stretch([], Markup(ply_svg(table, 0, DIAGRAM_PIXELS)), 0)]

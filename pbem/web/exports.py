@@ -5,8 +5,10 @@ printable page, and a zip of finished records matching the index's filters.
                                   ?annotated=N: its Nth published annotation
     /games/<id>.sgf               Onyx only (404 for other games)
     /games/<id>/ply/<n>.svg       ?size=480|8cm  ?caption=0|1  ?numbers=41-60 (Onyx)
+                                  ?form=compact (card games: hands shown after the end)
     /games/<id>/print             ?every=N: a diagram every N plies (0: none)
                                   ?numbers=1: Onyx diagrams number their plies' stones
+                                  ?form=compact: card games' compact diagrams
     /games/export.zip             the index's filters: game, player, result, q
 
 What each may show is decided in pbem.export (public while a game runs, everything after
@@ -90,6 +92,10 @@ def ply_svg(game_id: int, ply: str):
     pixels, print_width = diagram.parse_size(request.args.get("size"))
     with_caption = diagram.parse_caption(request.args.get("caption"))
     numbers = diagram.parse_numbers(request.args.get("numbers"), table, number)
+    if diagram.parse_form(request.args.get("form"), table) == "compact":
+        svg = diagram.compact_svg(table, number, pixels, with_caption)
+        return _answer(diagram.printed_at(svg, print_width) if print_width else svg,
+                       "image/svg+xml", table)
     return _answer(diagram.ply_svg(table, number, pixels, print_width, with_caption, numbers),
                    "image/svg+xml", table)
 
@@ -99,7 +105,8 @@ def print_page(game_id: int):
     table = load_table(game_id)
     every = printable.parse_every(request.args.get("every"), table.game.plies)
     numbered = printable.parse_numbered(request.args.get("numbers"), table.engine)
-    return _answer(printable.print_page(table, every, numbered=numbered),
+    compact = diagram.parse_form(request.args.get("form"), table) == "compact"
+    return _answer(printable.print_page(table, every, numbered=numbered, compact=compact),
                    "text/html; charset=utf-8", table)
 
 
