@@ -83,6 +83,8 @@ def test_a_player_publishes_an_annotation_in_the_body_and_it_is_on_the_game_page
     assert '[Termination "bob resigned"]' in text  # the game's own tags
     assert "2. D4 (2. E5 {central} 2... E6) 2... E7? {bob resigned here, too early}" in (
         " ".join(text.split()))
+    sgf = client.get(f"/games/{game_id}.sgf?annotated=1").get_data(as_text=True)
+    assert "\n(\n;B[" in sgf and "N[E5]C[central]" in sgf and "BM[1]" in sgf
 
 
 def test_a_wrong_main_line_or_a_bad_variation_is_refused_with_the_ply(finished):
@@ -133,3 +135,10 @@ def test_a_card_game_is_not_annotated_while_its_hands_are_secret(mail_server, pl
     ann.write(f"annotate {game_id}\n\n[Game \"6 nimmt! Baron Oxx\"]\n\n*\n")
     assert "a game is annotated once it has ended, so that nothing hidden is shown" in (
         " ".join(answer_to(ann).split()))
+
+
+def test_annotate_in_the_games_own_reply_needs_no_number(finished):
+    game_id, alice, bob = finished
+    bob.reply(f"annotate\n\n{annotated(game_id)}", quote=False)
+    assert f"published as annotation 1: http://127.0.0.1:0/games/{game_id}/annotated/1" in (
+        " ".join(answer_to(bob).split()))

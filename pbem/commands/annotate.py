@@ -41,6 +41,11 @@ def annotate(speaker: Speaker, rest: str) -> list[str]:
             f"{number_of}: {base}/games/{game.id}/annotated/{number_of}"]
 
 
+def annotate_in_game(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
+    """`annotate` in a game's reply: that game, unless the line names another."""
+    return annotate(speaker, rest or str(table.game.id))
+
+
 def record_in(mail) -> str | None:
     """The record of a mail: an attached text file with tags, else the body from its
     first tag line, without quoted lines and the signature."""

@@ -3,7 +3,7 @@ printable page, and a zip of finished records matching the index's filters.
 
     /games/<id>.txt               the record (403 while a card game runs)
                                   ?annotated=N: its Nth published annotation
-    /games/<id>.sgf               Onyx only (404 for other games)
+    /games/<id>.sgf               Onyx only (404 for other games); ?annotated=N too
     /games/<id>/ply/<n>.svg       ?size=480|8cm  ?caption=0|1  ?numbers=41-60 (Onyx)
                                   ?form=compact (card games: hands shown after the end)
     /games/<id>/print             ?every=N: a diagram every N plies (0: none)
@@ -21,6 +21,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from pbem.annotations import annotated_text, annotations_of
+from notation.record import parse_record
 from pbem.export import bulk, diagram, printable
 from pbem.export.record import file_name, game_record, record_text
 from pbem.export.sgf import onyx_sgf
@@ -79,7 +80,10 @@ def sgf(game_id: int):
     if table.engine.id != "onyx":
         raise ExportError(404, f"Game #{game_id} is {table.engine.title}; SGF is written for "
                                f"Onyx only. Its record is at /games/{game_id}.txt.")
-    text = onyx_sgf(game_record(table), game_name=f"Onyx #{game_id}",
+    wanted = request.args.get("annotated")
+    record = (parse_record(annotation_text(table, wanted)) if wanted is not None
+              else game_record(table))
+    text = onyx_sgf(record, game_name=f"Onyx #{game_id}",
                     date=table.game.created.strftime("%Y-%m-%d"))
     return _answer(text, "application/x-go-sgf; charset=utf-8", table,
                    file_name(table, "sgf"))
