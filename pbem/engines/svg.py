@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from html import escape
 
-CHAR_WIDTH = 0.6  # ems per character, generously
+CHAR_WIDTH = 0.55  # ems per character: more than most fonts' average
 LINE_HEIGHT = 1.25  # lines of a caption, in ems
 MARGIN = 0.03  # of the width, on each side
 
@@ -32,7 +32,7 @@ def caption_height(width: float, caption: str | None, font: float | None = None)
 
 
 def caption_font(width: float) -> float:
-    return 0.04 * width
+    return 0.035 * width
 
 
 def caption_text(width: float, baseline: float, height: float, caption: str,
