@@ -38,6 +38,7 @@ class Happening:
     waiting_before: frozenset[int] = frozenset()
     waiting_after: frozenset[int] = frozenset()
     revealed: str | None = None  # what it showed everyone (engine.revelation)
+    shown: int = 0  # its number as the public may know it while the game runs (Move.shown)
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -123,6 +124,13 @@ class Table:
     def next_ply(self) -> int:
         return self.game.plies + 1
 
+    @property
+    def next_number(self) -> int:
+        """The number of the next move as everyone may know it (mail's "move #N", the
+        `#N` guard): plies nobody may learn of while the game runs are not counted
+        (pbem.export.public)."""
+        return self.game.shown_plies + 1
+
     def seat_of(self, email: str) -> int | None:
         for seat in self.seats:
             if seat.player.email == email.lower():
@@ -198,6 +206,7 @@ class Table:
                       else self.engine.start(self.game.options, len(self.seats), self.game.seed))
         Move.delete().where((Move.game == self.game) & (Move.ply >= ply)).execute()
         self.game.plies = ply - 1
+        self.game.shown_plies = previous.shown if previous is not None else 0
         self._save()
 
     def _deal(self) -> None:
@@ -215,14 +224,17 @@ class Table:
         visible = {viewer: self.engine.visible_notation(before, seat, decision, viewer)
                    for viewer in [None, *range(len(self.seats))]}
         anonymous = self.engine.anonymous(before, seat, decision)
+        if not anonymous:
+            self.game.shown_plies += 1
         revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
         Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
-                    anonymous=anonymous, revealed=revealed)
+                    anonymous=anonymous, revealed=revealed, shown=self.game.shown_plies)
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
                                          anonymous, self.engine.to_act(before),
-                                         self.engine.to_act(after), revealed))
+                                         self.engine.to_act(after), revealed,
+                                         self.game.shown_plies))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import re
 
-from notation.marks import marks_in
 from html import escape
 
+from notation.marks import marks_in
 from pbem.engines.onyx_render import print_notes
 from pbem.engines.svg import caption_height, caption_text
+from pbem.export.public import real_ply
 from pbem.export.source import ExportError, is_over, state_at
 from pbem.play import Table
 from pbem.store import Comment, Move
@@ -147,7 +148,7 @@ def caption(table: Table, ply: int) -> str:
     head = f"{table.engine.title} #{table.game.id}, {' v '.join(table.names)}"
     if ply == 0:
         return f"{head}: the start"
-    move = Move.get((Move.game == table.game) & (Move.ply == ply))
+    move = Move.get((Move.game == table.game) & (Move.ply == real_ply(table.game, ply)))
     return f"{head}: after ply {ply} of {table.game.plies} ({move_seen(table, move)})"
 
 

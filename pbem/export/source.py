@@ -9,7 +9,7 @@ web answers it as text/plain and the CLI prints it and exits non-zero.
 from __future__ import annotations
 
 from pbem.engines import ENGINES
-from pbem.export.public import as_public
+from pbem.export.public import as_public, real_ply
 from pbem.play import Table, display_name
 from pbem.store import Game, Move, Player, Seat
 
@@ -72,10 +72,11 @@ def parse_ply(table: Table, text: str | int | None) -> int:
 
 
 def state_at(table: Table, ply: int):
-    """The state after `ply` plies, from the stored snapshot of that ply (no replay)."""
+    """The state after the public's ply `ply` (pbem.export.public), from the stored
+    snapshot of that ply (no replay)."""
     if ply == table.game.plies:
         return table.state
     if ply == 0:
         return table.engine.start(table.game.options, len(table.seats), table.game.seed)
-    move = Move.get((Move.game == table.game) & (Move.ply == ply))
+    move = Move.get((Move.game == table.game) & (Move.ply == real_ply(table.game, ply)))
     return table.engine.from_json(move.state)

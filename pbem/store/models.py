@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from pbem import clock
+
 from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateField,
                     DateTimeField, ForeignKeyField, IntegerField, Model, TextField)
 
@@ -19,7 +21,8 @@ database = DatabaseProxy()
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    """Now, as rows keep it: the server's one clock (`pbem.clock.now`, which tests set)."""
+    return clock.now()
 
 
 class JSONField(TextField):
@@ -55,6 +58,9 @@ class Game(BaseModel):
     generator = CharField(default="HMAC-SHA256")  # how the seed deals (pbem.engines.dealing)
     status = CharField(default="inviting")  # inviting running finished cancelled
     plies = IntegerField(default=0)  # moves in the log
+    # Of those, the ones the public may know of while the game runs: not anonymous
+    # (RULINGS G39). Pages and mail number a running game's plies by these.
+    shown_plies = IntegerField(default=0)
     state = JSONField(null=True)  # snapshot after the last move
     result = CharField(default="*")
     termination = TextField(default="")  # why it ended, in words
@@ -100,10 +106,13 @@ class Move(BaseModel):
     source = CharField(default="")  # the Message-ID it came in, 'cli', 'dealer'
     anonymous = BooleanField(default=False)  # the others may not learn who (engine.anonymous)
     revealed = TextField(null=True)  # what it showed everyone (engine.revelation), for news
+    # Its number as the public may know it while the game runs: the plies up to it that
+    # are not anonymous (an anonymous one repeats the number of the ply before it).
+    shown = IntegerField(default=0)
     created = DateTimeField(default=utcnow)
 
     class Meta:
-        indexes = ((("game", "ply"), True),)
+        indexes = ((("game", "ply"), True), (("game", "shown"), False))
 
 
 class Comment(BaseModel):

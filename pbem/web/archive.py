@@ -29,6 +29,7 @@ archive = Blueprint("archive", __name__)
 
 #: What a row of the index needs: never the snapshot (large) nor the seed (secret).
 LISTED = (Game.id, Game.engine, Game.status, Game.result, Game.termination, Game.plies,
+          Game.shown_plies,
           Game.created, Game.updated)
 STYLESHEET = Path(TEMPLATES) / "web"
 
