@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pbem.competition import rated
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
 from pbem.engines.game import Game as GameRecord
@@ -248,6 +249,8 @@ class Table:
         self.game.updated = utcnow()
         self.game.save()
         ledger.settle(self)  # the clocks of the seats whose waiting changed
+        if self.game.status == "finished":
+            rated.game_ended(self)  # in this transaction: the ratings and the end agree
 
     def _finish(self, result: str, why: str, shares) -> None:
         self.game.status, self.game.result, self.game.termination = "finished", result, why
@@ -255,6 +258,7 @@ class Table:
         self.game.save()
         self._keep_shares(shares)
         ledger.settle(self)
+        rated.game_ended(self)
 
     def _keep_shares(self, shares) -> None:
         """Each player's share of the win, on their seat: pages, filters and mail read the
@@ -295,15 +299,17 @@ class Table:
 
 
 def create_game(engine: Engine, options: dict[str, str], players: list[Player],
-                creator: Player | None, accepted: bool, seed: str | None = None) -> Game:
+                creator: Player | None, accepted: bool, seed: str | None = None,
+                is_rated: bool = True) -> Game:
     """A new game row with its seats in the order given, and a fresh secret seed.
 
     With `accepted`, every seat has accepted (the administrator's `pbem new`); otherwise
-    only the creator's, and the others are invited.
+    only the creator's, and the others are invited. `is_rated`: False for a friendly game
+    (`rated=no`, pbem.competition.rated.split_rated).
     """
     seed = seed or secrets.token_hex(16)
     game = Game.create(engine=engine.id, options=engine.resolve_options(options), seed=seed,
-                       commitment=seed_commitment(seed), creator=creator)
+                       commitment=seed_commitment(seed), creator=creator, rated=is_rated)
     for number, player in enumerate(players):
         answer = "accepted" if accepted or player == creator else None
         Seat.create(game=game, number=number, player=player, answer=answer)
