@@ -15,7 +15,7 @@ import tracemalloc
 
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
-from pbem.engines.game import chance_rng
+from pbem.engines.dealing import chance_rng
 
 PLAYOUTS = {  # engine id -> [(label, options, players)]
     "onyx": [("12x12 standard", {}, 2), ("16x16 standard", {"board": "16"}, 2),

@@ -7,8 +7,10 @@
     1. F6 G5 2. D4 {a comment} 2... E7* 3. DE910 1-0
 
 Movetext is a sequence of move numbers (`3.` or `3...`, optional, ignored when read),
-comments in braces, moves, and a result token at the end (left out, the `Result` tag
-stands for it, with a warning, as PGN readers do). A move is either one token
+comments in braces, moves with their annotation glyphs (`!`, `?`, `!!`, `??`, `!?`, `?!`,
+`$14`), variations in parentheses (another line from the position before the move they
+follow, nestable), and a result token at the end (left out, the `Result` tag stands for
+it, with a warning, as PGN readers do). A move is either one token
 (`F6`, `DE910*`, `swap`) or, for games whose moves name their actor or contain spaces,
 `Label: words ... ;` (the label names a seat, the dealer is `Dealer`). The full grammar
 is in notation/README.md. This module is pure syntax: what the moves mean is the
@@ -33,6 +35,10 @@ _NUMBER = re.compile(r"\d+\.(\.\.)?$")
 _RESULT = re.compile(r"(\*|\d+(/\d+)?(-\d+(/\d+)?)+)$")
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*$")  # a seat label, written "Label:"
 _LABEL = re.compile(LABEL.pattern[:-1] + ":$")
+#: Annotation glyphs (PGN's): a move's mark, and a numeric annotation glyph `$n`.
+MARKS = ("!!", "??", "!?", "?!", "!", "?")
+_NAG = re.compile(r"\$\d{1,3}$")
+_MARK_CHARS = "!?"
 
 
 class RecordSyntaxError(ValueError):
@@ -41,11 +47,25 @@ class RecordSyntaxError(ValueError):
 
 @dataclass
 class Move:
-    """One move as written: its text, the seat label if given, comments after it."""
+    """One move as written: its text, the seat label if given, its glyphs (`!?`, `$14`),
+    the comments after it, then its variations (alternatives to this move)."""
 
     text: str
     actor: str | None = None
     comments: list[str] = field(default_factory=list)
+    glyphs: list[str] = field(default_factory=list)
+    variations: list["Variation"] = field(default_factory=list)
+
+
+@dataclass
+class Variation:
+    """Another line from the position before the move it follows: `( ... )`.
+
+    `comments` come before its first move, `after` between its `)` and what follows."""
+
+    moves: list[Move] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -128,44 +148,11 @@ def _parse_lines(lines: list[str], offset: int) -> Record:
 
 
 def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
-    tokens = _tokens(lines, first_line)
-    result = None
-    position = 0
-    while position < len(tokens):
-        line, token = tokens[position]
-        position += 1
-        if result is not None:
-            raise RecordSyntaxError(f"line {line}: {token!r} after the result {result!r}")
-        if token.startswith("{"):
-            target = record.moves[-1].comments if record.moves else record.comments
-            target.append(token[1:-1])
-        elif _NUMBER.match(token):
-            record.numbered = True
-        elif _RESULT.match(token):
-            result = token
-        elif _LABEL.match(token):
-            words = []
-            while position < len(tokens) and tokens[position][1] != ";":
-                if _LABEL.match(tokens[position][1]):
-                    raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs "
-                                            f"a closing ';' before {tokens[position][1]} "
-                                            f"on line {tokens[position][0]}")
-                if tokens[position][1].startswith("{"):
-                    raise RecordSyntaxError(f"line {tokens[position][0]}: a comment inside "
-                                            f"the move of {token[:-1]}; end the move with ';'")
-                words.append(tokens[position][1])
-                position += 1
-            if position == len(tokens) or not words:
-                raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs its "
-                                        f"text and a closing ';'")
-            position += 1  # the ';'
-            record.moves.append(Move(" ".join(words), actor=token[:-1]))
-        elif token == ";":
-            raise RecordSyntaxError(f"line {line}: ';' ends a move written 'Label: text;' "
-                                    f"but no such move is open")
-        else:
-            record.moves.append(Move(token))
+    reader = _MovetextReader(_tokens(lines, first_line), record)
+    record.moves = reader.line(record.comments, depth=0)
+    result = reader.result
     if result is None:
+        tokens = reader.tokens
         last = tokens[-1][0] if tokens else first_line
         tag = record.tag("Result")
         if tag is None or not _RESULT.match(tag):
@@ -176,6 +163,106 @@ def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
                                f"the Result tag's {tag!r} is taken")
         result = tag
     record.result = result
+
+
+class _MovetextReader:
+    """Reads tokens into a line of moves; a variation is read by the same `line`."""
+
+    def __init__(self, tokens: list[tuple[int, str]], record: Record):
+        self.tokens, self.record = tokens, record
+        self.position = 0
+        self.result: str | None = None
+
+    def line(self, comments: list[str], depth: int) -> list[Move]:
+        """Moves up to the end (depth 0) or the `)` closing this variation."""
+        moves: list[Move] = []
+        while self.position < len(self.tokens):
+            line, token = self.tokens[self.position]
+            self.position += 1
+            if self.result is not None:
+                raise RecordSyntaxError(f"line {line}: {token!r} after the result "
+                                        f"{self.result!r}")
+            if token == ")":
+                if depth == 0:
+                    raise RecordSyntaxError(f"line {line}: ')' without an opening '('")
+                if not moves:
+                    raise RecordSyntaxError(f"line {line}: a variation '( ... )' holds "
+                                            f"at least one move")
+                return moves
+            self._token(line, token, moves, comments, depth)
+        if depth:
+            raise RecordSyntaxError(f"line {self.tokens[-1][0]}: a variation opened with "
+                                    f"'(' is never closed with ')'")
+        return moves
+
+    def _token(self, line: int, token: str, moves: list[Move], comments: list[str],
+               depth: int) -> None:
+        last = moves[-1] if moves else None
+        if token.startswith("{"):
+            if last is None:
+                comments.append(token[1:-1])
+            elif last.variations:
+                last.variations[-1].after.append(token[1:-1])
+            else:
+                last.comments.append(token[1:-1])
+        elif token == "(":
+            if last is None:
+                raise RecordSyntaxError(f"line {line}: a variation '(' follows the move "
+                                        f"it is an alternative to, not the start of a line")
+            variation = Variation()
+            variation.moves = self.line(variation.comments, depth + 1)
+            last.variations.append(variation)
+        elif token in MARKS or _NAG.match(token):
+            if last is None or last.comments or last.variations:
+                raise RecordSyntaxError(f"line {line}: the glyph {token!r} is written right "
+                                        f"after its move, before comments and variations")
+            last.glyphs.append(token)
+        elif _NUMBER.match(token):
+            self.record.numbered = True
+        elif _RESULT.match(token):
+            if depth:
+                raise RecordSyntaxError(f"line {line}: a result {token!r} inside a "
+                                        f"variation; close it with ')' first")
+            self.result = token
+        elif _LABEL.match(token):
+            moves.append(Move(self._labelled(line, token), actor=token[:-1]))
+        elif token == ";":
+            raise RecordSyntaxError(f"line {line}: ';' ends a move written 'Label: text;' "
+                                    f"but no such move is open")
+        else:
+            moves.append(_glyphed(line, token))
+
+    def _labelled(self, line: int, token: str) -> str:
+        """The words of `Label: words ... ;` up to its ';'."""
+        tokens, words = self.tokens, []
+        while self.position < len(tokens) and tokens[self.position][1] != ";":
+            at, word = tokens[self.position]
+            if _LABEL.match(word):
+                raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs "
+                                        f"a closing ';' before {word} on line {at}")
+            if word.startswith("{") or word in "()":
+                what = "a comment" if word.startswith("{") else f"a variation {word!r}"
+                raise RecordSyntaxError(f"line {at}: {what} inside the move of "
+                                        f"{token[:-1]}; end the move with ';'")
+            words.append(word)
+            self.position += 1
+        if self.position == len(tokens) or not words:
+            raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs its "
+                                    f"text and a closing ';'")
+        self.position += 1  # the ';'
+        return " ".join(words)
+
+
+def _glyphed(line: int, token: str) -> Move:
+    """A one-token move with its mark written on it, as PGN writes `e4!?`."""
+    text = token.rstrip(_MARK_CHARS)
+    mark = token[len(text):]
+    if not mark:
+        return Move(token)
+    if not text or mark not in MARKS:
+        raise RecordSyntaxError(f"line {line}: {token!r}: a move's mark is one of "
+                                f"{' '.join(MARKS)}, written after the move (E7!?)")
+    return Move(text, glyphs=[mark])
 
 
 def _tokens(lines: list[str], first_line: int) -> list[tuple[int, str]]:
@@ -201,12 +288,12 @@ def _tokens(lines: list[str], first_line: int) -> list[tuple[int, str]]:
             position = end + 1
         elif char == "}":
             raise RecordSyntaxError(f"line {line}: '}}' without an opening '{{'")
-        elif char == ";":
-            tokens.append((line, ";"))
+        elif char in ";()":
+            tokens.append((line, char))
             position += 1
         else:
             end = position
-            while end < len(text) and not text[end].isspace() and text[end] not in "{};":
+            while end < len(text) and not text[end].isspace() and text[end] not in "{};()":
                 end += 1
             tokens.append((line, text[position:end]))
             position = end
@@ -229,22 +316,47 @@ def format_record(record: Record) -> str:
 
 def _movetext_tokens(record: Record) -> list[str]:
     """Units that a line break never splits: a move with its number, a comment's word."""
-    units = [word for c in record.comments for word in _comment(c).split(" ")]
+    units = _line_units(record.moves, 0, record.numbered, record.comments)
+    units.append(record.result)
+    return units
+
+
+def _line_units(moves: list[Move], first_ply: int, numbered: bool,
+                comments: list[str]) -> list[str]:
+    """A line of moves from ply index `first_ply` (0-based): the main line or a variation.
+
+    A variation opens with `(` on its first unit and closes with `)` on its last, as PGN
+    writes them; the move after a comment or a variation repeats its number."""
+    units = _comment_units(comments)
     need_number = True
-    for ply, move in enumerate(record.moves):
+    for index, move in enumerate(moves):
+        ply = first_ply + index
         number = ""
-        if record.numbered and (ply % 2 == 0 or need_number):
+        if numbered and (ply % 2 == 0 or need_number):
             number = f"{ply // 2 + 1}." + ("" if ply % 2 == 0 else "..") + " "
+        marks = [g for g in move.glyphs if g in MARKS]
+        nags = [g for g in move.glyphs if g not in MARKS]
         if move.actor is None:
             if len(move.text.split()) != 1:
                 raise ValueError(f"{move.text!r} has spaces: write it with its actor")
-            units.append(number + move.text)
+            units.append(number + move.text + "".join(marks))
         else:
             units.append(f"{number}{move.actor}: {move.text};")
-        units.extend(word for c in move.comments for word in _comment(c).split(" "))
-        need_number = bool(move.comments)
-    units.append(record.result)
+            units.extend(marks)
+        units.extend(nags)
+        units.extend(_comment_units(move.comments))
+        for variation in move.variations:
+            inner = _line_units(variation.moves, ply, numbered, variation.comments)
+            inner[0] = "(" + inner[0]
+            inner[-1] = inner[-1] + ")"
+            units.extend(inner)
+            units.extend(_comment_units(variation.after))
+        need_number = bool(move.comments or move.variations)
     return units
+
+
+def _comment_units(comments: list[str]) -> list[str]:
+    return [word for c in comments for word in _comment(c).split(" ")]
 
 
 def _comment(text: str) -> str:

@@ -23,7 +23,7 @@ from pbem.mail.outbox import deliver_due
 from pbem.mail.pipeline import receive
 from pbem.play import Table, create_game
 from pbem.store import Address, Game, Player, Request, Seat, transaction
-from pbem.store.models import Ban, Vacation
+from pbem.store.models import Annotator, Ban, Vacation
 from pbem.timekeeping import controls, ledger
 
 
@@ -167,6 +167,15 @@ def unban(address: str) -> None:
     with transaction():
         if not Ban.delete().where(Ban.address == address).execute():
             raise AdminError(f"{address} is not banned")
+
+
+def add_annotator(game_id: int, address: str) -> None:
+    """Let `address` annotate a game it did not play (pbem.annotations)."""
+    address = _address(address)
+    with transaction():
+        if Game.get_or_none(Game.id == game_id) is None:
+            raise AdminError(f"there is no game #{game_id}")
+        Annotator.get_or_create(game=game_id, email=address)
 
 
 def bans() -> list[Ban]:

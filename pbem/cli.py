@@ -1,7 +1,7 @@
 """The `pbem` command: check and show game records, self-play, and (later) the server.
 
     pbem record check FILE...            exit 0 when every record is legal and true
-    pbem record show FILE [--game N] [--ply N] [--json]
+    pbem record show FILE [--game N] [--ply N [--variation V/M]] [--json]
     pbem selfplay GAME [--players N] [--seed S] [--option K=V]...
     pbem games                           the games and their options
     pbem serve                           web, mail in and scheduler in one process
@@ -38,7 +38,7 @@ from pbem.bots import NotABot, is_bot
 from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
-from pbem.engines.game import Game, RecordError, selfplay
+from pbem.engines.game import Game, RecordError, replay_variation, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
 from pbem.competition.command import add_commands as competition_commands  # light too
 
@@ -98,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("file", metavar="FILE", help="a record file; - reads stdin")
     show.add_argument("--game", type=int, default=1, help="which game of the file (1)")
     show.add_argument("--ply", type=int, help="plies to replay (default: all)")
+    show.add_argument("--variation", metavar="V/M", help="with --ply: after move M of "
+                      "variation V of that ply (2/3; 2/3/1/1 for one inside it)")
     show.add_argument("--json", action="store_true", help="the position as JSON")
     show.set_defaults(run=_record_show)
 
@@ -196,6 +198,11 @@ def _admin_parser(commands) -> None:
     forget.add_argument("--resign", action="store_true",
                         help="resign their running games for them (else they must have ended)")
     forget.set_defaults(run=_admin, action="forget")
+    annotator = admin.add_parser("annotator", help="let ADDRESS annotate game ID by mail "
+                                 "(`annotate ID`) although they did not play it")
+    annotator.add_argument("game", type=int, metavar="ID")
+    annotator.add_argument("address", metavar="ADDRESS")
+    annotator.set_defaults(run=_admin, action="annotator")
 
 
 def _game_parser(commands, name: str, help: str) -> argparse.ArgumentParser:
@@ -258,8 +265,11 @@ def _record_show(args) -> int:
         print(f"{args.file}: --ply must be from 0 to {len(record.moves)}", file=sys.stderr)
         return 1
     try:
-        game = Game.from_record(record, plies=args.ply)
-    except RecordError as failure:
+        if args.variation is not None:
+            game = _variation_game(record, args.ply, args.variation)
+        else:
+            game = Game.from_record(record, plies=args.ply)
+    except (RecordError, ValueError) as failure:
         print(f"{args.file}: {failure}", file=sys.stderr)
         return 1
     if args.json:
@@ -267,6 +277,19 @@ def _record_show(args) -> int:
     else:
         print(game.engine.text_diagram(game.engine.view(game.state, None)))
     return 0
+
+
+def _variation_game(record, ply: int | None, variation: str) -> Game:
+    """`--ply 31 --variation 2/3`: inside the second variation of ply 31, after its third
+    move (the variation replaces ply 31, so it starts after 30 plies)."""
+    if ply is None:
+        raise ValueError("--variation needs --ply: the ply whose variation it is")
+    try:
+        path = [int(part) for part in variation.split("/")]
+    except ValueError:
+        raise ValueError(f"--variation {variation!r}: write VARIATION/MOVES, such as 2/3"
+                         ) from None
+    return replay_variation(record, ply, path)
 
 
 def _selfplay(args) -> int:
@@ -371,6 +394,10 @@ def _admin(args) -> int:
             for ban in admin.bans():
                 print(f"{ban.address}  since {ban.created:%Y-%m-%d}  {ban.reason}".rstrip())
             return 0
+        elif args.action == "annotator":
+            admin.add_annotator(args.game, args.address)
+            said = (f"{args.address.strip().lower()} may annotate game #{args.game} "
+                    f"(`annotate {args.game}`)")
         elif args.action == "merge":
             kept = admin.merge_players(config, args.address, args.into)
             said = f"{args.address.strip().lower()} merged into {kept.email}"

@@ -211,7 +211,8 @@ class Table:
         self._save()
 
     def _deal(self) -> None:
-        final, dealt = deal_while_due(self.engine, self.state, self.game.seed, self.game.plies)
+        final, dealt = deal_while_due(self.engine, self.state, self.game.seed, self.game.plies,
+                                      self.game.generator)
         afters = [deal.before for deal in dealt[1:]] + [final]
         for deal, after in zip(dealt, afters):
             self._log(deal.before, CHANCE, deal.decision, deal.text, after, labelled=True,
@@ -294,7 +295,7 @@ class Table:
         if self.game.status == "finished" and self.engine.outcome(self.state) is None:
             termination = (self.game.result, self.game.termination)
         return GameRecord.from_log(self.engine, self.game.options, self.names, self.game.seed,
-                                   plies, self.state, termination)
+                                   plies, self.state, termination, self.game.generator)
 
 
 def create_game(engine: Engine, options: dict[str, str], players: list[Player],

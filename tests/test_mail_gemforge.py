@@ -162,9 +162,9 @@ def test_undo_names_the_last_move_by_the_number_everyone_knows(forge):
     other.reply("pass", quote=False)
     active.reply("undo", quote=False)  # the take showed a gem from the mine
     assert "move #7 showed the players something they did not know" in body(active.last)
-    active.reply("set Y T26", quote=False)  # a copy-set window asks ben
+    active.reply("set R T16", quote=False)  # a copy-set window asks ben
     other.reply("pass", quote=False)
     active.reply("undo", quote=False)
     assert "move #8 showed the players something they did not know" in body(active.last)
     assert [m.ply for m in Move.select().where(Move.game == game_id)
-            .where(Move.text.in_(["take", "set Y T26"])).order_by(Move.ply)] == [9, 11]
+            .where(Move.text.in_(["take", "set R T16"])).order_by(Move.ply)] == [9, 11]

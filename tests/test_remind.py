@@ -51,8 +51,8 @@ def test_remind_mails_each_waiting_game_once_with_only_the_players_view(
                f"pbem.test>" in reminder.as_string()
     assert "It is your turn (move #1)." in text(reminders[0])
     oxx_mail = text(reminders[1])
-    assert "Your hand: 21 GKW   48 BGK   65 GG   67 YK" in oxx_mail
-    for card in ("29 YRW", "36 YRW", "40 RK", "43 GKW"):  # ben's hand
+    assert "Your hand: 26 GRW   47 GGG   100 YKW   106 BYK" in oxx_mail
+    for card in ("19 RKW", "27 BRW", "77 YGR", "104 BYGRKW"):  # ben's hand
         assert card not in oxx_mail
     (answer,) = [m for m in new if not m["Reply-To"]]
     assert answer["Subject"] == "[pbem] your commands"

@@ -122,34 +122,34 @@ def test_baron_oxx_plays_the_lowest_card_for_whoever_did_not_choose(mail_server,
                                                                    frozen_time, tmp_path):
     ann, ben, cat = players("ann", "ben", "cat")
     game_id = start_game(mail_server, ENGINES["baronoxx"], {},  # 2 days, timeout=auto
-                         [ann.address, ben.address, cat.address], seed="clock")
+                         [ann.address, ben.address, cat.address], seed="clock-18")
     deliver_due(mail_server)
-    ann.reply("play 77", quote=False)  # hands: ann 6 18 65 77, ben 19 45 71 91, cat 48 83 89 99
+    ann.reply("play 80", quote=False)  # hands: ann 34 37 80 105, ben 6 41 43 67, cat 2 33 35 57
     for person in (ann, ben, cat):
         person.unread()
     frozen_time.move(days=1)  # half of 2 days: the two who have not chosen are reminded
     assert tick(mail_server) == 2
     assert ann.unread() == []
-    for person, card in ((ben, 19), (cat, 48)):
+    for person, card in ((ben, 6), (cat, 2)):
         (reminder,) = person.unread()
         assert (f"half your time is gone: 1 day left, until Wed 2 Dec 2026 10:00 UTC. Then "
                 f"the server plays `play {card} low` for you.") in flat(reminder)
-    assert [t for s, t, src in moves_of(game_id) if s != -1] == ["play 77"]
+    assert [t for s, t, src in moves_of(game_id) if s != -1] == ["play 80"]
     frozen_time.move(days=1)
     assert tick(mail_server) == 2
     chosen = [(s, t, src) for s, t, src in moves_of(game_id) if t.startswith("play")]
     assert [(seat, text) for seat, text, _ in chosen] == [
-        (0, "play 77"), (1, "play 19 low"), (2, "play 48 low")]
+        (0, "play 80"), (1, "play 6 low"), (2, "play 2 low")]
     assert [source.startswith("<1.ann@") for _, _, source in chosen] == [True, False, False]
     assert [source for _, _, source in chosen[1:]] == ["timeout", "timeout"]
-    assert any("Your time ran out, so the server played for you: play 19 low." in flat(m)
+    assert any("Your time ran out, so the server played for you: play 6 low." in flat(m)
                for m in ben.inbox)
     assert not any("time ran out" in body(m) for m in ann.inbox)
     assert Comment.select().count() == 0  # hidden choices: marked in the record only
     table = Table.load(game_id)
     assert table.state.chosen == (None, None, None)  # revealed and placed: the next round
     record = format_record(table.record_game().record())
-    assert "ben: play 19 low; {ben: automatic: time ran out} cat: play 48 low; {cat: " \
+    assert "ben: play 6 low; {ben: automatic: time ran out} cat: play 2 low; {cat: " \
         "automatic: time ran out}" in " ".join(record.split())
     assert check_record(tmp_path, record) == 0
 
@@ -258,10 +258,10 @@ def test_two_schedulers_at_once_remind_once_and_time_out_once(mail_server, playe
 @pytest.fixture
 def oxx_2d(mail_server, players, frozen_time):
     """6 nimmt! for ann, ben and cat, 2 days per choice; all three are to choose.
-    Hands: ann 6 18 65 77, ben 19 45 71 91, cat 48 83 89 99."""
+    Hands: ann 34 37 80 105, ben 6 41 43 67, cat 2 33 35 57."""
     ann, ben, cat = players("ann", "ben", "cat")
     game_id = start_game(mail_server, ENGINES["baronoxx"], {"time": "2d"},
-                         [ann.address, ben.address, cat.address], seed="clock")
+                         [ann.address, ben.address, cat.address], seed="clock-18")
     deliver_due(mail_server)
     return game_id, ann, ben, cat
 
@@ -272,12 +272,12 @@ def test_the_last_to_choose_in_6_nimmt_starts_the_next_round_with_a_fresh_clock(
     others: her old wait's reminder and deadline do not carry over."""
     game_id, ann, ben, cat = oxx_2d
     # LOW settles every placement
-    ann.reply("play 77 low", quote=False)
-    ben.reply("play 19 low", quote=False)
+    ann.reply("play 80 low", quote=False)
+    ben.reply("play 67 low", quote=False)
     frozen_time.move(days=1)
     assert tick(mail_server) == 1  # cat's half-time reminder
     frozen_time.move(hours=16)  # Wed 2 Dec 2026 02:00, 40 hours in
-    cat.reply("play 48 low", quote=False)
+    cat.reply("play 2 low", quote=False)
     assert Table.load(game_id).to_act == {0, 1, 2}  # placed by the preferences: round 2
     rows = Clock.select().where(Clock.game == game_id).order_by(Clock.seat)
     assert [(row.seat, row.waiting, row.since, row.reminded) for row in rows] == [
@@ -290,17 +290,17 @@ def test_the_last_to_choose_in_6_nimmt_starts_the_next_round_with_a_fresh_clock(
     frozen_time.move(hours=16)  # half of the new 2 days: all three are reminded alike
     assert tick(mail_server) == 3
     assert ("half your time is gone: 1 day left, until Fri 4 Dec 2026 02:00 UTC. Then the "
-            "server plays `play 83 low` for you.") in flat(cat.last)
+            "server plays `play 33 low` for you.") in flat(cat.last)
 
 
 def test_a_row_asked_of_the_last_to_choose_is_a_new_wait(oxx_2d, mail_server, frozen_time):
     game_id, ann, ben, cat = oxx_2d
-    ann.reply("play 77", quote=False)
-    ben.reply("play 71", quote=False)
+    ann.reply("play 80", quote=False)
+    ben.reply("play 67", quote=False)
     frozen_time.move(days=1)
     assert tick(mail_server) == 1  # cat's half-time reminder
     frozen_time.move(hours=16)
-    cat.reply("play 48", quote=False)  # 48 fits no row: cat is asked which to take
+    cat.reply("play 2", quote=False)  # 2 fits no row: cat is asked which to take
     assert Table.load(game_id).to_act == {2}
     row = Clock.get((Clock.game == game_id) & (Clock.seat == 2))
     assert (row.waiting, row.since, row.reminded) == (True, frozen_time.now, 0)

@@ -14,7 +14,7 @@ from pbem.web import create_app
 from export_games import ADDRESSES, new_game, onyx_game, play_as, play_randomly, say
 
 #: Seed "export-test" deals these hands in a two-player Baron Oxx game (alice, bob).
-HANDS = {"alice": [35, 63, 64, 90], "bob": [16, 25, 68, 92]}
+HANDS = {"alice": [25, 32, 49, 75], "bob": [6, 41, 50, 81]}
 
 
 @pytest.fixture
@@ -156,7 +156,7 @@ def test_the_print_page_has_the_header_moves_comments_and_diagrams(client):
 
 def test_a_running_card_game_shows_no_hand_in_any_export(client):
     game_id = new_game("baronoxx")
-    play_as(game_id, 0, "play 35")  # alice's secret choice; bob has not chosen yet
+    play_as(game_id, 0, "play 25")  # alice's secret choice; bob has not chosen yet
     record = client.get(f"/games/{game_id}.txt")
     assert record.status_code == 403 and record.mimetype == "text/plain"
     assert "The full record, with the seed, is published when the game ends" in (
@@ -170,7 +170,7 @@ def test_a_running_card_game_shows_no_hand_in_any_export(client):
     assert moves == [
         '<span class="who">Dealer:</span> a secret choice',
         '<span class="who">Dealer:</span> a secret choice',
-        '<span class="who">Dealer:</span> rows 27 67 82 102 54',
+        '<span class="who">Dealer:</span> rows 68 18 55 16 30',
         '<span class="who">alice:</span> a secret choice']
     assert "published when the game ends" in page
     for text in exports.values():
@@ -188,11 +188,11 @@ def test_a_finished_card_game_publishes_everything_with_the_seed(client, tmp_pat
     answer = client.get(f"/games/{game_id}.txt")
     assert answer.status_code == 200
     text = answer.get_data(as_text=True)
-    assert '[Seed "export-test"]' in text and "Dealer: draw #1 35 63 64 90;" in text
+    assert '[Seed "export-test"]' in text and "Dealer: draw #1 25 32 49 75;" in text
     assert re.fullmatch(r"download\.txt: ok, \d+ plies, result [-0-9/]+",
                         check_record(text, tmp_path, capsys))
     page = client.get(f"/games/{game_id}/print").get_data(as_text=True)
-    assert "<code>export-test</code>" in page and "draw #1 35 63 64 90" in page
+    assert "<code>export-test</code>" in page and "draw #1 25 32 49 75" in page
 
 
 def test_no_export_shows_a_player_address(client):
@@ -255,7 +255,7 @@ def test_a_window_answer_names_nobody_in_the_print_while_the_game_runs(
     ends."""
     from webgames import play, resign, start
     game_id = start(config, "gemforge", ["ann", "ben"], seed="forge")
-    play(game_id, (0, "keep T26 T14 T07"), (1, "keep T08 T06 T23"))  # ann is first
+    play(game_id, (0, "keep T16 T05 T23"), (1, "keep T30 T15 T34"))  # ann is first
     play(game_id, (1, "pref copy-take ask"), (0, "take"), (1, "pass"))
     monkeypatch.setenv("PBEM_DATABASE_URL", config.database_url)
     monkeypatch.setenv("PBEM_SECRET_KEY", "test-secret-key")
@@ -275,5 +275,5 @@ def test_a_window_answer_names_nobody_in_the_print_while_the_game_runs(
     resign(game_id, 0)
     web, cli = plies()
     assert web == cli
-    assert web[4:] == ["ann: keep T26 T14 T07", "ben: keep T08 T06 T23",
+    assert web[4:] == ["ann: keep T16 T05 T23", "ben: keep T30 T15 T34",
                        "ben: pref copy-take ask", "ann: take", "ben: pass"]

@@ -214,17 +214,17 @@ def test_the_public_page_says_a_clock_is_paused_but_not_until_when(config, clien
 def test_the_turn_is_dated_from_when_the_wait_began(config, client, frozen_time):
     """In 6 nimmt! another player's choice is a write, not the start of the wait for the
     two still choosing."""
-    game_id = start(config, "baronoxx", ["ann", "ben", "cat"], seed="clock")
+    game_id = start(config, "baronoxx", ["ann", "ben", "cat"], seed="clock-18")
     frozen_time.move(hours=5)
-    play(game_id, (0, "play 77"))
+    play(game_id, (0, "play 80"))
     words = text_of(get(client, f"/games/{game_id}"))
     assert "Turn ben, cat to move since 2026-11-30 10:00 UTC Started" in words
     frozen_time.move(hours=1)
-    play(game_id, (1, "play 71"))
+    play(game_id, (1, "play 67"))
     words = text_of(get(client, f"/games/{game_id}"))
     assert "Turn cat to move since 2026-11-30 10:00 UTC Started" in words
     frozen_time.move(hours=1)
-    play(game_id, (2, "play 48"))  # 48 fits no row: cat is asked which to take, anew
+    play(game_id, (2, "play 2"))  # 2 fits no row: cat is asked which to take, anew
     words = text_of(get(client, f"/games/{game_id}"))
     assert "Turn cat to move since 2026-11-30 17:00 UTC Started" in words
 

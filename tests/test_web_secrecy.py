@@ -233,7 +233,7 @@ def test_a_window_nobody_may_learn_of_leaves_no_trace_after_it_closes(store, con
         frozen_time.now = dt.datetime(2026, 11, 30, 10, 0)
         game_id = start(config, "gemforge", ["ann", "ben"], seed="forge")
         frozen_time.move(hours=1)
-        play(game_id, (0, "keep T26 T14 T07"), (1, "keep T08 T06 T23"))  # ann is first
+        play(game_id, (0, "keep T16 T05 T23"), (1, "keep T30 T15 T34"))  # ann is first
         if asked:
             frozen_time.move(minutes=5)
             play(game_id, (1, "pref copy-take ask"))
@@ -243,7 +243,7 @@ def test_a_window_nobody_may_learn_of_leaves_no_trace_after_it_closes(store, con
             frozen_time.move(minutes=30)
             play(game_id, (1, "pass"))
         seen = []
-        for hour, seat, action in ((14, 0, "set Y T26"), (16, 1, "take")):
+        for hour, seat, action in ((14, 0, "set R T16"), (16, 1, "take")):
             frozen_time.now = dt.datetime(2026, 11, 30, hour, 0)
             play(game_id, (seat, action))
             seen.append(public_responses(client, public_urls(client, game_id)))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pbem.commands import account, competition, game, web
+from pbem.commands.annotate import annotate, annotate_in_game
 from pbem.commands.new import new_game
 
 
@@ -76,6 +77,9 @@ COMMANDS = (
             ANYWHERE, False),
     Command("remind", account.remind_anywhere, "remind", "mail me again every game waiting "
             "for me, one mail each", ANYWHERE, False, game.remind_from_game),
+    Command("annotate", annotate, "annotate GAME", "publish an annotated record of a "
+            "finished game you played (comments, variations), written below this line or "
+            "attached; its moves must be the game's", ANYWHERE, False, annotate_in_game),
     Command("help", None, "help", "this list", ANYWHERE, False),
     Command("vacation", account.vacation, "vacation 7d|off", "stop the clocks of all my "
             "games for 7 days (30 days a year), or start them again; `vacation` alone says "

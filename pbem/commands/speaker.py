@@ -32,6 +32,7 @@ class Speaker:
     player: Player
     message_id: str = ""
     replied_ply: int | None = None  # the ply of our mail they answered, if known
+    mail: object | None = None  # the InboundMail itself, for what a command reads below it
 
 
 def command_lines(text: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from pbem.engines.baronoxx_cards import CARDS, COLOURS
-from pbem.engines.svg import caption_text
+from pbem.engines.svg import caption_height, caption_text
 
 WIDTH = 72
 FILL = {"B": "#2a6fdb", "Y": "#f2c81e", "G": "#2e9e44", "R": "#d63a2f", "K": "#222222",
@@ -172,7 +172,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     seat_h = card_w * 0.4
     lines = len(view["rows"]) + bool(hand)
     height = gap * 2 + lines * (card_h + gap) + (view["players"] + 1) * seat_h
-    caption_h = 0.08 * size if caption else 0
+    caption_h = caption_height(size, caption)
     total = height + caption_h
     title = escape(_title(view))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{total:.0f}" '

@@ -21,7 +21,10 @@ class ChanceAndSecrecy:
     dealt = False  # whether the game has chance moves, so its records carry a seed
 
     def deal(self, state: State, rng: random.Random) -> Decision:
-        """The dealer's move when `to_act` is {CHANCE}, drawn from `rng`."""
+        """The dealer's move when `to_act` is {CHANCE}, drawn from `rng` with only
+        `randrange(n)`, `shuffle(list)` and `sample(population, k)`: the server's `rng` is
+        the documented HMAC-SHA256 stream (pbem.engines.dealing), which anyone can
+        re-deal in another language, or CPython's random.Random for older games."""
         raise NotImplementedError(f"{self.title} has no chance moves")
 
     def visible_notation(self, state: State, seat: int, decision: Decision,

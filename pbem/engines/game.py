@@ -9,6 +9,7 @@ with physical cards can be transcribed and checked the same way.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -16,21 +17,25 @@ from dataclasses import dataclass, field
 from notation.record import LABEL, Move, Record
 from pbem.engines import get_engine, UnknownGame
 from pbem.engines.base import CHANCE, Engine, MoveError, OptionError
+from pbem.engines.dealing import (GENERATORS, HMAC_SHA256, PYTHON_RANDOM, TAG as GENERATOR_TAG,
+                                  chance_rng, unknown_generator)
 
 DEALER = "Dealer"
 
 
 class RecordError(ValueError):
-    """A record that is not a legal game; names the ply (1-based) and the move text."""
+    """A record that is not a legal game; names the ply (1-based) and the move text, and
+    for a move inside a variation its path: "variation 2 of ply 31, move 3"."""
 
-    def __init__(self, reason: str, ply: int | None = None, text: str | None = None):
+    def __init__(self, reason: str, ply: int | None = None, text: str | None = None,
+                 path: str | None = None):
         super().__init__(reason)
-        self.reason, self.ply, self.text = reason, ply, text
+        self.reason, self.ply, self.text, self.path = reason, ply, text, path
 
     def __str__(self) -> str:
         if self.ply is None:
             return self.reason
-        return f"ply {self.ply} ({self.text}): {self.reason}"
+        return f"{self.path or f'ply {self.ply}'} ({self.text}): {self.reason}"
 
 
 @dataclass
@@ -46,11 +51,6 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def chance_rng(seed: str, ply: int) -> random.Random:
-    """The generator for the dealer's move at `ply` (plies played before it)."""
-    return random.Random(f"{seed}/{ply}")
-
-
 @dataclass(frozen=True)
 class Deal:
     """One dealer's move: the state it was made in, the decision and its text."""
@@ -59,15 +59,17 @@ class Deal:
     text: str
 
 
-def deal_while_due(engine: Engine, state, seed: str, plies: int) -> tuple[object, list[Deal]]:
-    """The dealer's moves while the game waits for the dealer, after `plies` plies.
+def deal_while_due(engine: Engine, state, seed: str, plies: int,
+                   generator: str = HMAC_SHA256) -> tuple[object, list[Deal]]:
+    """The dealer's moves while the game waits for the dealer, after `plies` plies, drawn
+    by `generator` (pbem.engines.dealing).
 
     Returns the state after them and the deals. The server and `Game` both deal here, so
     a game played by mail and its replayed record always agree.
     """
     dealt: list[Deal] = []
     while engine.to_act(state) == {CHANCE}:
-        decision = engine.deal(state, chance_rng(seed, plies + len(dealt)))
+        decision = engine.deal(state, chance_rng(seed, plies + len(dealt), generator))
         dealt.append(Deal(state, decision, engine.notation(state, CHANCE, decision)))
         state = engine.apply(state, CHANCE, decision)
     return state, dealt
@@ -77,7 +79,7 @@ class Game:
     """One game in play: the engine's state plus the plies that led to it."""
 
     def __init__(self, engine: Engine, options: dict[str, str], players: list[str],
-                 seed: str | None = None):
+                 seed: str | None = None, generator: str = HMAC_SHA256):
         if not engine.min_players <= len(players) <= engine.max_players:
             counts = (f"{engine.min_players}" if engine.min_players == engine.max_players
                       else f"{engine.min_players} to {engine.max_players}")
@@ -87,6 +89,7 @@ class Game:
         self.options = engine.resolve_options(options)
         self.players = list(players)
         self.seed = seed
+        self.generator = generator  # how the seed deals (pbem.engines.dealing)
         self.commitment = seed_commitment(seed) if seed is not None else None
         self.state = engine.start(self.options, len(players), seed)
         self.plies: list[Ply] = []
@@ -95,12 +98,13 @@ class Game:
 
     @classmethod
     def from_log(cls, engine: Engine, options: dict[str, str], players: list[str], seed: str,
-                 plies: list[Ply], state, termination: tuple[str, str] | None = None
-                 ) -> "Game":
+                 plies: list[Ply], state, termination: tuple[str, str] | None = None,
+                 generator: str = HMAC_SHA256) -> "Game":
         """A game as the server keeps it (moves and a snapshot), without replaying it."""
         game = cls.__new__(cls)
         game.engine, game.options, game.players = engine, dict(options), list(players)
         game.seed, game.commitment = seed, seed_commitment(seed)
+        game.generator = generator
         game.plies, game.state, game.termination = list(plies), state, termination
         return game
 
@@ -123,7 +127,7 @@ class Game:
     def _deal_while_due(self) -> None:
         if self.seed is not None:
             self.state, dealt = deal_while_due(self.engine, self.state, self.seed,
-                                               len(self.plies))
+                                               len(self.plies), self.generator)
             self.plies += [Ply(CHANCE, deal.text, labelled=True) for deal in dealt]
 
     # -- seat labels in records --------------------------------------------------------
@@ -157,6 +161,7 @@ class Game:
         tags = self.engine.record_tags(self.options, self.players)
         if self.commitment is not None and self.engine.dealt:
             tags.append(("SeedSHA256", self.commitment))
+            tags.append((GENERATOR_TAG, self.generator))
             if reveal_seed and self.seed is not None:
                 tags.append(("Seed", self.seed))
         result = self.engine.result_token(self.state)
@@ -180,11 +185,17 @@ class Game:
         if seed is not None and "SeedSHA256" in tags and seed_commitment(seed) != tags["SeedSHA256"]:
             raise RecordError("the Seed tag does not match the SeedSHA256 commitment "
                               "published at the start")
+        # Records written before the tag were all dealt by CPython's random.Random.
+        generator = tags.get(GENERATOR_TAG, PYTHON_RANDOM)
+        if generator not in GENERATORS:
+            raise RecordError(unknown_generator(generator))
         try:
-            game = cls(engine, engine.options_from_tags(tags), engine.players_from_tags(tags))
+            game = cls(engine, engine.options_from_tags(tags), engine.players_from_tags(tags),
+                       generator=generator)
         except OptionError as error:
             raise RecordError(f"the tags: {error}") from None
         for number, move in enumerate(record.moves[:plies], start=1):
+            game._check_variations(move, f"ply {number}")
             game._replay(number, move, seed)
         # Only now: with a seed during the replay, the game would deal by itself.
         game.seed, game.commitment = seed, tags.get("SeedSHA256")
@@ -208,7 +219,7 @@ class Game:
                               number, move.text)
         if seat == CHANCE and seed is not None:
             expected = self.engine.notation(self.state, CHANCE, self.engine.deal(
-                self.state, chance_rng(seed, len(self.plies))))
+                self.state, chance_rng(seed, len(self.plies), self.generator)))
             if expected != move.text:
                 raise RecordError(f"the seed deals {expected!r} here, not this", number,
                                   move.text)
@@ -217,6 +228,31 @@ class Game:
         except MoveError as error:
             raise RecordError(str(error), number, move.text) from None
         self.plies[-1].comments = list(move.comments)
+
+    # -- variations ----------------------------------------------------------------------
+
+    def _branch(self) -> "Game":
+        """A copy to play another line in (states are never changed in place)."""
+        branch = copy.copy(self)
+        branch.plies = list(self.plies)
+        return branch
+
+    def _check_variations(self, move: Move, where: str) -> None:
+        """Every variation of `move` is legal from the position before it. A dealer's
+        move in a variation is a supposition: legal, but not checked against the seed."""
+        for index, variation in enumerate(move.variations, start=1):
+            path = (f"variation {index} of {where}" if where.startswith("ply ")
+                    else f"{where}, variation {index}")
+            self._branch()._play_line(variation.moves, path)
+
+    def _play_line(self, moves: list[Move], path: str) -> None:
+        for index, move in enumerate(moves, start=1):
+            here = f"{path}, move {index}"
+            self._check_variations(move, here)
+            try:
+                self._replay(len(self.plies) + 1, move, None)
+            except RecordError as error:
+                raise RecordError(error.reason, error.ply, error.text, here) from None
 
     def check_result(self, record: Record) -> None:
         """Raises RecordError unless the record's Result tag and token tell the truth."""
@@ -232,6 +268,34 @@ class Game:
             why = f" ({outcome.reason})" if outcome else " (the game is not over)"
             raise RecordError(f"the Result is {record.result!r} but the moves give "
                               f"{actual!r}{why}")
+
+
+def replay_variation(record: Record, ply: int, path: list[int]) -> Game:
+    """The game inside a variation: `path` is (variation, moves) pairs, [2, 3] for the
+    third move of the second variation of `ply`, [2, 3, 1, 1] for the first move of the
+    first variation of that third move. Raises RecordError (or ValueError for a path
+    that leads nowhere, naming what there is)."""
+    if len(path) % 2 or not path:
+        raise ValueError("a variation is named VARIATION/MOVES, such as 2/3 (the third "
+                         "move of the second variation), and pairs more for one inside it")
+    if not 1 <= ply <= len(record.moves):
+        raise ValueError(f"there is no ply {ply}: the record has {len(record.moves)}")
+    game = Game.from_record(record, plies=ply - 1)
+    game.seed = None  # a variation's deals are suppositions, not the seed's
+    move, where = record.moves[ply - 1], f"ply {ply}"
+    for depth in range(0, len(path), 2):
+        number, count = path[depth], path[depth + 1]
+        if not 1 <= number <= len(move.variations):
+            raise ValueError(f"{where} has {len(move.variations)} variations, not {number}")
+        moves = move.variations[number - 1].moves
+        where = (f"variation {number} of {where}" if depth == 0
+                 else f"{where}, variation {number}")
+        if not 1 <= count <= len(moves):
+            raise ValueError(f"{where} has {len(moves)} moves, not {count}")
+        last = depth + 2 == len(path)
+        game._play_line(moves[:count if last else count - 1], where)
+        move, where = moves[count - 1], f"{where}, move {count}"
+    return game
 
 
 def replay(record: Record, plies: int | None = None):

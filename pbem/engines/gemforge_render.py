@@ -9,10 +9,12 @@ from __future__ import annotations
 from html import escape
 
 from pbem.engines.gemforge_state import seat_name
+from pbem.engines.svg import caption_height, caption_text
 
 GEM_FILL = {"R": "#d33", "G": "#2a2", "Y": "#eb0", "L": "#7cd"}
 BACKGROUND = {"brown": "#b08860", "light blue": "#bfe3f2"}
 WIDTH = 72
+CAPTION_FONT = 14  # px of the 640-wide drawing
 
 
 def tile_text(tile: dict, gems: str | None = None) -> str:
@@ -136,7 +138,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     """Rows: the mine as a line of gems, the market, then each seat's cart and ornaments."""
     row_h, gem_r = 56, 7
     rows = 3 + view["players"]
-    height = rows * row_h + (24 if caption else 0)
+    height = rows * row_h + caption_height(640, caption, CAPTION_FONT)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
              f'height="{height * size / 640:.0f}" viewBox="0 0 640 {height}" '
              f'font-family="sans-serif" font-size="12">',
@@ -164,7 +166,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     if view.get("hand") is not None:
         parts.append(_text(8, y, "Your cards: " + (", ".join(view["hand"]) or "none")))
     if caption:
-        parts.append(_text(8, rows * row_h + 14, caption))
+        parts.append(caption_text(640, rows * row_h, 0, caption, CAPTION_FONT, "sans-serif"))
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -12,6 +12,7 @@ import textwrap
 from html import escape
 
 from notation.onix import EFFECTS, GEM_NAMES, GEMS
+from pbem.engines.svg import caption_height, caption_text
 
 WIDTH = 72
 LEGEND = "  ".join(f"{letter} {name}={effect.capitalize()}"
@@ -159,8 +160,8 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
         parts += row
         y += height
     if caption:
-        parts.append(_text(50 * u, y + 4 * u, 4 * u, caption))
-        y += 6 * u
+        parts.append(caption_text(size, y, 0, caption, family="sans-serif"))
+        y += caption_height(size, caption)
     description = escape(f"Onix, {view['players']} players. {status(view)}")
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{y + 2 * u:.0f}" '
             f'viewBox="0 0 {size} {y + 2 * u:.1f}" role="img" aria-label="{description}">'

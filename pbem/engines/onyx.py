@@ -500,6 +500,8 @@ class Onyx(Engine):
         from pbem.engines.onyx_render import text_diagram
         return text_diagram(view)
 
-    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
+    def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None,
+                    **notes) -> str:
+        """`notes`: numbers, captured, marks for print (pbem.engines.onyx_render)."""
         from pbem.engines.onyx_render import svg_diagram
-        return svg_diagram(view, size=size, caption=caption)
+        return svg_diagram(view, size=size, caption=caption, **notes)

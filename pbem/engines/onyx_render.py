@@ -16,7 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from pbem.engines.onyx import board_of
-from pbem.engines.svg import caption_text
+from pbem.engines.svg import caption_height, caption_text
 
 STONE_TEXT = {"black": "X", "white": "O"}
 
@@ -110,8 +110,14 @@ def coordinates(size: int) -> tuple[tuple[float, float], ...]:
 
 # -- SVG ---------------------------------------------------------------------------------
 
-def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
-    """A standalone SVG of the position, `size` pixels wide, with an optional caption."""
+def svg_diagram(view: dict, size: int = 480, caption: str | None = None,
+                numbers: dict[str, int] | None = None, marks: dict[str, str] | None = None,
+                captured: list[str] | None = None) -> str:
+    """A standalone SVG of the position, `size` pixels wide, with an optional caption.
+
+    For print (`print_notes`): `numbers` writes a move number on each stone, `captured`
+    crosses out the points whose stones were taken, `marks` labels points (an
+    annotator's `[%mark E5]`, notation/marks.py)."""
     board = board_of(view["board"])
     points = coordinates(board.size)
     min_x = min(x for x, _ in points)
@@ -121,7 +127,7 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     margin = 1.1
     scale = size / (max_x - min_x + 2 * margin)
     height = (max_y - min_y + 2 * margin) * scale
-    caption_height = 0.08 * size if caption else 0
+    caption_band = caption_height(size, caption)
 
     def at(p: int) -> tuple[float, float]:
         x, y = points[p]
@@ -129,8 +135,8 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
 
     stone = 0.24 * scale
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
-             f'height="{height + caption_height:.0f}" viewBox="0 0 {size} '
-             f'{height + caption_height:.1f}" role="img" '
+             f'height="{height + caption_band:.0f}" viewBox="0 0 {size} '
+             f'{height + caption_band:.1f}" role="img" '
              f'aria-label="{escape(_description(view))}">',
              f"<title>{escape(_description(view))}</title>",
              '<rect width="100%" height="100%" fill="#f3e6c4"/>']
@@ -154,20 +160,68 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}" fill="{fill}" '
                          f'stroke="{edge}" stroke-width="1"/>')
     last = view.get("last")
-    if last and last["point"]:
+    crossed = list(captured or [])
+    if last and last["point"] and numbers is None:
         x, y = at(board.index[last["point"]])
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 1.35:.1f}" fill="none" '
                      f'stroke="#d22" stroke-width="{max(2, stone / 4):.1f}"/>')
-        for name in last["captured"]:
+        crossed += last["captured"]
+    for name in dict.fromkeys(crossed):
+        if name in board.index:
             x, y = at(board.index[name])
             d = stone * 0.6
             parts.append(f'<path d="M{x - d:.1f},{y - d:.1f}L{x + d:.1f},{y + d:.1f}'
                          f'M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}" stroke="#d22" '
                          f'stroke-width="2"/>')
+    black = set(view["black"])
+    for name, number in (numbers or {}).items():
+        if name in board.index:
+            x, y = at(board.index[name])
+            font = stone * (1.05 if number < 100 else 0.8)
+            parts.append(_on_point(x, y, font, str(number),
+                                   "#fafafa" if name in black else "#111"))
+    for name, label in (marks or {}).items():
+        if name in board.index:
+            x, y = at(board.index[name])
+            if name not in black and name not in view["white"]:
+                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 0.8:.1f}" '
+                             f'fill="#f3e6c4"/>')
+            parts.append(_on_point(x, y, stone * 1.1, label, "#1560bd", bold=True))
     if caption:
-        parts.append(caption_text(size, height, caption_height, caption))
+        parts.append(caption_text(size, height, caption_band, caption))
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _on_point(x: float, y: float, font: float, text: str, fill: str,
+              bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{font:.1f}" '
+            f'fill="{fill}"{weight} text-anchor="middle" dominant-baseline="central">'
+            f'{escape(text)}</text>')
+
+
+def print_notes(views: list[dict], first: int) -> tuple[dict[str, int], list[str], list[str]]:
+    """Go books' "moves 41-60": from the public views after plies first, first + 1, …
+    (the last is the diagram's), the numbers of the stones placed then that still
+    stand, the points whose stones were captured then and are empty now, and notes such
+    as "43 at E7, captured" for numbered stones that are gone."""
+    final = views[-1]
+    standing = set(final["black"]) | set(final["white"])
+    placed: dict[str, int] = {}
+    gone: list[str] = []
+    captured: list[str] = []
+    for ply, view in enumerate(views, start=first):
+        last = view.get("last") or {}
+        for name in last.get("captured", []):
+            if name in placed:
+                gone.append(f"{placed.pop(name)} at {name}, captured")
+            captured.append(name)
+        if last.get("point"):
+            placed[last["point"]] = ply
+    numbers = {name: ply for name, ply in placed.items() if name in standing}
+    empty = [name for name in dict.fromkeys(captured) if name not in standing]
+    return numbers, empty, gone
 
 
 def _labels(board, at, scale: float) -> list[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from pbem.export.diagram import move_seen, ply_svg
+from pbem.export.diagram import compact_svg, move_seen, ply_svg
 from pbem.export.public import shown_moves, shown_numbers
 from pbem.export.source import ExportError, is_over
 from pbem import TEMPLATES
@@ -65,14 +65,29 @@ def parse_every(text: str | None, plies: int) -> int:
     return every
 
 
-def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> str:
-    """The whole page as HTML text."""
+def parse_numbered(text: str | None, engine) -> bool:
+    """`numbers=1`: each Onyx diagram numbers the stones of the plies printed above it."""
+    if text is None or text.strip() in ("", "0"):
+        return False
+    if text.strip() != "1":
+        raise ExportError(400, f"numbers={text!r}: write numbers=1 to number the stones of "
+                               f"each diagram's plies, numbers=0 for none.")
+    if engine.id != "onyx":
+        raise ExportError(400, f"numbers=1 numbers the stones of Onyx diagrams; "
+                               f"{engine.title} has none.")
+    return True
+
+
+def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "",
+               numbered: bool = False, compact: bool = False) -> str:
+    """The whole page as HTML text; `numbered`: Onyx diagrams number their plies;
+    `compact`: card games' diagrams in their compact print form."""
     game, names = table.game, table.names
     comments = _comments(table)
     lines = [PlyLine(move.number, actor(table, move), move_seen(table, move),
                      comments.get(move.number, []))
              for move in shown_moves(game, Move.seat, Move.text, Move.visible, Move.anonymous)]
-    stretches = _stretches(table, lines, every)
+    stretches = _stretches(table, lines, every, numbered, compact)
     options = [(option.name, game.options.get(option.name, option.default))
                for option in table.engine.options]
     # The players as the record names their seats: Onyx's Black and White, else Seat 1…
@@ -109,13 +124,16 @@ def _comments(table: Table) -> dict[int, list[str]]:
     return by_ply
 
 
-def _stretches(table: Table, lines: list[PlyLine], every: int) -> list[Stretch]:
+def _stretches(table: Table, lines: list[PlyLine], every: int,
+               numbered: bool = False, compact: bool = False) -> list[Stretch]:
     if not every:
         return [Stretch(lines)]
     stretches = []
     for start in range(0, len(lines), every):
         part = lines[start:start + every]
         after = part[-1].ply
-        svg = ply_svg(table, after, DIAGRAM_PIXELS)
+        numbers = (part[0].ply, after) if numbered else None
+        svg = (compact_svg(table, after, DIAGRAM_PIXELS) if compact
+               else ply_svg(table, after, DIAGRAM_PIXELS, numbers=numbers))
         stretches.append(Stretch(part, Markup(svg), after))
     return stretches or [Stretch([], Markup(ply_svg(table, 0, DIAGRAM_PIXELS)), 0)]

@@ -14,6 +14,8 @@ captured; a record that is not a legal game raises RecordError like `pbem record
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from notation.record import Record
 from pbem.engines import get_engine
 from pbem.engines.base import MoveError
@@ -49,9 +51,16 @@ def sgf_result(record: Record) -> str:
     return f"{colour}+R" if "resign" in termination else f"{colour}+"
 
 
+#: PGN's glyphs as SGF move annotations (FF[4]): good move, bad move, doubtful,
+#: interesting; `$1`..`$6` are the same six. Other `$n` go into the node's comment.
+GLYPH_PROPERTIES = {"!": "TE[1]", "!!": "TE[2]", "?": "BM[1]", "??": "BM[2]",
+                    "?!": "DO[]", "!?": "IT[]"}
+NAGS = {"$1": "!", "$2": "?", "$3": "!!", "$4": "??", "$5": "!?", "$6": "?!"}
+
+
 def onyx_sgf(record: Record, game_name: str = "", date: str = "") -> str:
     """The SGF text of an Onyx record: one game tree, one node per ply (plus one AE node
-    after each capture)."""
+    after each capture); a variation is a branch at the node before its move."""
     engine = get_engine("onyx")
     tags = record.tag_dict()
     if engine.id != get_engine(tags.get("Game", "")).id:
@@ -61,28 +70,79 @@ def onyx_sgf(record: Record, game_name: str = "", date: str = "") -> str:
     state = engine.start(options, 2)
     board = board_of(state.size)
     start = engine.view(state, None)
-    nodes, swapped, stones = [], False, 0
-    for number, move in enumerate(record.moves, start=1):
+    writer = _TreeWriter(engine, board, black, white)
+    sequence = writer.line(state, record.moves, 0, 0, "ply")
+    if writer.swapped:  # who swapped played the black stones, the first one included
+        black, white = white, black
+    root = _root(record, board, start, black, white, game_name, date)
+    return "(" + root + sequence + ")\n"
+
+
+class _TreeWriter:
+    """Writes a line of moves as SGF nodes, branching where a move has variations."""
+
+    def __init__(self, engine, board, black: str, white: str):
+        self.engine, self.board, self.black, self.white = engine, board, black, white
+        self.swapped = False  # on the main line: PB and PW change hands
+
+    def line(self, state, moves, ply: int, stones: int, where: str, main: bool = True,
+             first: int = 0, branched: bool = False) -> str:
+        """Nodes from `state` (after `ply` plies, `stones` stones); `where` names the
+        line for errors ("ply" on the main line, "variation 1 of ply 3, move" inside).
+        `moves` start at move `first` of their line (from 0); `branched`: the branch at
+        the first of them is made, and this is its own line going on."""
+        text = ""
+        for index, move in enumerate(moves, start=first):
+            if move.variations and not (branched and index == first):
+                number = ply + 1 if main else index + 1
+                own = self.line(state, moves[index - first:], ply, stones, where, main,
+                                index, branched=True)
+                branches = [own] + [
+                    self.line(state, _opening(variation), ply, stones,
+                              _variation_where(where, number, count), False)
+                    for count, variation in enumerate(move.variations, start=1)]
+                return text + "".join(f"\n({branch})" for branch in branches)
+            state, nodes, point = self._play(state, move, ply, stones, where, index, main)
+            text += "".join("\n" + node for node in nodes)
+            stones += point is not None
+            ply += 1
+            if main and point is None:
+                self.swapped = not self.swapped
+        return text
+
+    def _play(self, state, move, ply: int, stones: int, where: str, index: int,
+              main: bool):
+        engine = self.engine
+        label = f"ply {ply + 1}" if main else f"{where} {index + 1}"
         if not engine.to_act(state):
-            raise RecordError("the game is already over", number, move.text)
+            raise RecordError("the game is already over", ply + 1, move.text, label)
         (seat,) = engine.to_act(state)
         try:
             state, text = engine.play(state, seat, move.text)
         except MoveError as error:
-            raise RecordError(str(error), number, move.text) from None
+            raise RecordError(str(error), ply + 1, move.text, label) from None
         # Stones alternate black, white, whoever plays them, and a swap places none
         # (notation/onyx.md), so the colour is the count's. The view walks the whole
         # board, so it is asked only what a capture (a move written with `*`) took.
         point = None if text == "swap" else text.rstrip("*")
         captured = engine.view(state, None)["last"]["captured"] if text.endswith("*") else []
-        nodes.extend(_move_nodes(board, "BW"[stones % 2], text, point, captured,
-                                 move.comments, black, white))
-        stones += point is not None
-        swapped = swapped or point is None
-    if swapped:  # the player who swapped played the black stones, the first one included
-        black, white = white, black
-    root = _root(record, board, start, black, white, game_name, date)
-    return "(" + root + "".join("\n" + node for node in nodes) + ")\n"
+        comments = [*move.comments, *(c for v in move.variations for c in v.after)]
+        nodes = _move_nodes(self.board, "BW"[stones % 2], text, point, captured,
+                            comments, self.black, self.white, move.glyphs)
+        return state, nodes, point
+
+
+def _opening(variation) -> list:
+    """A variation's moves, the comments before its first move on that move's node."""
+    first, *rest = variation.moves
+    return [replace(first, comments=[*variation.comments, *first.comments]), *rest]
+
+
+def _variation_where(where: str, number: int, count: int) -> str:
+    """How errors name the moves of a variation: "variation 2 of ply 31, move 3"."""
+    if where == "ply":
+        return f"variation {count} of ply {number}, move"
+    return f"{where} {number}, variation {count}, move"
 
 
 def _root(record: Record, board, start: dict, black: str, white: str, game_name: str,
@@ -114,14 +174,25 @@ def _root(record: Record, board, start: dict, black: str, white: str, game_name:
 
 
 def _move_nodes(board, colour: str, text: str, point: str | None, captured: list[str],
-                comments: list[str], black: str, white: str) -> list[str]:
-    """A move's node (and its AE node after a capture); `swap` is a node of comments."""
+                comments: list[str], black: str, white: str,
+                glyphs: list[str] = ()) -> list[str]:
+    """A move's node (and its AE node after a capture); `swap` is a node of comments.
+
+    Glyphs are move annotations (TE, BM, DO, IT); a swap places no stone, so it has no
+    move to annotate and its glyphs are written in its comment."""
+    marks = [NAGS.get(glyph, glyph) for glyph in glyphs]
+    others = [mark for mark in marks if mark not in GLYPH_PROPERTIES]
+    if point is None:
+        others = [*(m for m in marks if m in GLYPH_PROPERTIES), *others]
+    comments = [" ".join(others)] * bool(others) + list(comments)
     said = "".join(f"C[{text_value(chr(10).join(comments))}]" for _ in comments[:1])
     if point is None:
         note = (f"swap: {white} takes over the black stone and plays Black from now on; "
                 f"{black} plays White and moves next.")
         return [f";N[swap]C[{text_value(chr(10).join([note, *comments]))}]"]
-    node = f";{colour}[{sgf_point(board, point)}]N[{text}]{said}"
+    annotation = "".join(dict.fromkeys(GLYPH_PROPERTIES[m] for m in marks
+                                       if m in GLYPH_PROPERTIES))
+    node = f";{colour}[{sgf_point(board, point)}]N[{text}]{annotation}{said}"
     if not captured:
         return [node]
     taken = "".join(f"[{sgf_point(board, name)}]" for name in captured)

@@ -360,6 +360,23 @@ def body_text(mail: InboundMail) -> str:
         return ""
 
 
+def text_attachments(mail: InboundMail) -> list[str]:
+    """The text of each attached text file (an annotated record sent as `game.txt`), in
+    order; '' parts and other attachments are left out."""
+    try:
+        parts = list(_parsed(mail.raw).iter_attachments())
+    except Exception:  # broken MIME structure: no attachments
+        return []
+    found = []
+    for part in parts:
+        name = (part.get_filename() or "").lower()
+        if part.get_content_maintype() == "text" or name.endswith((".txt", ".pgn")):
+            text = _decoded(part)
+            if text.strip():
+                found.append(text)
+    return found
+
+
 def _decoded(part: EmailMessage) -> str:
     """The part's text in its declared charset; bytes that do not fit read as U+FFFD."""
     payload = part.get_payload(decode=True)

@@ -360,7 +360,7 @@ def run_commands(intake: Intake) -> bool:
     nothing ends its loop there); beyond that, such a mail changes nothing and is not
     answered (its commands ran in a savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
-    speaker = Speaker(config, intake.player, mail.message_id)
+    speaker = Speaker(config, intake.player, mail.message_id, mail=mail)
     quota_used = limits.error_replies_last_hour(mail.sender) >= config.error_replies_per_hour
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
         if found is not None and found.game is not None:

@@ -57,6 +57,7 @@ class Game(BaseModel):
     options = JSONField()
     seed = CharField()  # secret until the game ends
     commitment = CharField()  # its SHA-256, published at the start
+    generator = CharField(default="HMAC-SHA256")  # how the seed deals (pbem.engines.dealing)
     status = CharField(default="inviting")  # inviting running finished cancelled
     plies = IntegerField(default=0)  # moves in the log
     # Of those, the ones the public may know of while the game runs: not anonymous
@@ -242,6 +243,24 @@ class Ban(BaseModel):
         return cls.select().where(cls.address.in_([sender, domain])).exists()
 
 
+class Annotation(BaseModel):
+    """An annotated record of a finished game, published by mail (`annotate 12`): its
+    main line is the game's, its variations checked (pbem.annotations)."""
+    game = ForeignKeyField(Game, backref="annotations", on_delete="CASCADE")
+    author = ForeignKeyField(Player, backref="annotations")
+    text = TextField()  # the record in pbem's layout (notation/README.md)
+    created = DateTimeField(default=utcnow)
+
+
+class Annotator(BaseModel):
+    """An address that may annotate a game it did not play (`pbem admin annotator`)."""
+    game = ForeignKeyField(Game, backref="annotators", on_delete="CASCADE")
+    email = CharField()  # lower-case
+
+    class Meta:
+        indexes = ((("game", "email"), True),)
+
+
 # -- competition (pbem.competition) -------------------------------------------------------
 
 class Rating(BaseModel):
@@ -341,4 +360,5 @@ class Follow(BaseModel):
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
           TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice,
-          Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow)
+          Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Annotation,
+          Annotator)

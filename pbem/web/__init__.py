@@ -14,6 +14,7 @@ from pbem.web.api import api
 from pbem.engines import ENGINES
 from pbem import TEMPLATES
 from pbem.store import Game
+from pbem.web.annotated import annotated
 from pbem.web.archive import archive
 from pbem.web.competition import competition
 from pbem.web.exports import exports
@@ -59,4 +60,5 @@ def create_app(config: Config, after_move=None) -> Flask:
     app.register_blueprint(seat_page)  # /play/<token>: a seat's private page
     app.register_blueprint(api)  # /api/games…: the read-only JSON API
     app.register_blueprint(feeds)  # /games/<id>.atom, /players/<id>.atom
+    app.register_blueprint(annotated)  # /games/<id>/annotated/<n>: published annotations
     return app

@@ -24,6 +24,7 @@ from flask import Blueprint, abort, render_template, request
 from markupsafe import Markup
 from peewee import fn
 
+from pbem.annotations import annotations_of
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE, Engine
 from pbem.play import Table, actor_name
@@ -192,7 +193,7 @@ def deal_check(game: Game, engine: Engine, finished: bool) -> dict | None:
     the seed and the commands that check it."""
     if not engine.dealt:
         return None
-    check = {"commitment": game.commitment, "seed": None}
+    check = {"commitment": game.commitment, "seed": None, "generator": game.generator}
     if finished:
         # A JSON string is a Python string literal too, in double quotes: the shell's
         # single quotes around the program then only need escaping in odd seeds.
@@ -234,4 +235,5 @@ def show(game_id: int):
         waiting=waiting, since=waiting_since(engine, game, current) if waiting else None,
         outcome=outcome_words(game.result, seated) if finished else "",
         deal=deal_check(game, engine, finished), clock=clock_for(game, engine, current, seated),
-        record=record_name(game), sgf=record_name(game, "sgf"))
+        record=record_name(game), sgf=record_name(game, "sgf"),
+        annotations=annotations_of(game.id) if finished else [])
