@@ -233,7 +233,7 @@ class Table:
             if outcome is not None:
                 self._keep_shares(outcome.shares)
         self.game.updated = utcnow()
-        self.game.save()
+        self.game.save(only=self.game.dirty_fields)  # not the options, seed, creator …
         ledger.settle(self)  # the clocks of the seats whose waiting changed
 
     def _finish(self, result: str, why: str, shares) -> None:

@@ -164,7 +164,7 @@ def drop_duplicate(intake: Intake) -> bool:
     sees the first one's outcome. Even a copy this delivery stored must look: the other
     copy, which found the row, may have taken the lock first and run it already.
     """
-    query = Inbound.select().where(Inbound.id == intake.row.id)
+    query = Inbound.select(Inbound.outcome).where(Inbound.id == intake.row.id)  # not raw
     row = (query.for_update() if is_postgres() else query).get()
     if row.outcome != "received" and not row.outcome.startswith("failed"):
         return intake.stop("duplicate")
