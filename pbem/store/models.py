@@ -143,6 +143,10 @@ class Outbox(BaseModel):
     failed = DateTimeField(null=True, index=True)  # given up: refused for good (5xx)
     last_error = TextField(default="")
 
+    class Meta:
+        # Our last mail to an address, newest first, from the index alone (0013).
+        indexes = ((("recipient", "id"), False),)
+
 
 class Request(BaseModel):
     """Something waiting: a sender's confirmation, an undo proposal, held commands."""
