@@ -33,11 +33,14 @@ import email.policy
 import logging
 import re
 
+from peewee import fn
+
 from pbem.config import Config
 from pbem.mail.authentication import our_header
 from pbem.mail.inbound import written_text
 from pbem.store import Address, Game, Inbound, Outbox, Player, Seat
 from pbem.store.models import utcnow
+from pbem.store.prepared import Prepared
 
 log = logging.getLogger(__name__)
 
@@ -125,11 +128,15 @@ def authentication_failure(message, authserv_id: str) -> str | None:
 
 # -- answers that could feed a loop ------------------------------------------------------
 
+_ERROR_ANSWERED_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
+                                 .where((Inbound.sender == address) & (Inbound.received >= since)
+                                        & Inbound.outcome.startswith(ERROR_ANSWERED)))
+
+
 def error_replies_last_hour(address: str, now: dt.datetime | None = None) -> int:
     """Mails from `address` within the hour that were answered only with what failed."""
     since = (now or utcnow()) - HOUR
-    return Inbound.select().where((Inbound.sender == address) & (Inbound.received >= since)
-                                  & Inbound.outcome.startswith(ERROR_ANSWERED)).count()
+    return _ERROR_ANSWERED_SINCE.scalar(address, since)
 
 
 def repeats_our_last_mail(address: str, text: str) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateField,
+from peewee import (SQL, BlobField, BooleanField, CharField, DatabaseProxy, DateField,
                     DateTimeField, ForeignKeyField, IntegerField, Model, TextField)
+
+from pbem.store.prepared import Prepared
 
 #: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
 #: declared once, the database is chosen at run time from the configuration).
@@ -231,7 +233,11 @@ class Ban(BaseModel):
         """Whether mail from `sender` is banned, by its address or its whole domain."""
         sender = sender.lower()
         domain = "@" + sender.rpartition("@")[2]
-        return cls.select().where(cls.address.in_([sender, domain])).exists()
+        return _BANNED.scalar(sender, domain) is not None
+
+
+_BANNED = Prepared(lambda address, domain: Ban.select(SQL("1"))
+                   .where(Ban.address.in_([address, domain])).limit(1))
 
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
