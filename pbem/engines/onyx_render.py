@@ -30,19 +30,21 @@ def text_diagram(view: dict) -> str:
            | / | . | / | . | / | . | / | . | / | . | / |
     """
     board = board_of(view["board"])
-    n = board.size
+    n, names = board.size, board.names
     marks = {name: STONE_TEXT["black"] for name in view["black"]}
     marks.update({name: STONE_TEXT["white"] for name in view["white"]})
     last = (view.get("last") or {}).get("point")
-    letters = "    " + "   ".join(board.names[g][0] for g in range(n))
+    at = board.index.get(last, board.points) if last else board.points
+    letters = "    " + "   ".join(names[g][0] for g in range(n))
     lines = [letters]
     for r in range(n, 0, -1):
-        row = list(f"{r:>2}  " + " - ".join(marks.get(board.names[board.corner(g, r)], ".")
-                                            for g in range(n)) + f"  {r}")
-        for g in range(n):
-            if board.names[board.corner(g, r)] == last:
-                row[3 + 4 * g], row[5 + 4 * g] = "(", ")"
-        lines.append("".join(row))
+        first = (r - 1) * n  # board.corner(0, r)
+        row = (f"{r:>2}  " + " - ".join(marks.get(name, ".") for name in names[first:first + n])
+               + f"  {r}")
+        if first <= at < first + n:  # the last move: "(X)"
+            g = at - first
+            row = f"{row[:3 + 4 * g]}({row[4 + 4 * g]}){row[6 + 4 * g:]}"
+        lines.append(row)
         if r > 1:
             lines.append(_cell_row(board, r - 1, marks, last))
     lines.append(letters)
