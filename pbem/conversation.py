@@ -218,6 +218,8 @@ def news(table: Table, seat: int) -> list[str]:
 _PLIES_BETWEEN = Prepared(lambda game, told, first: Move.select(
     Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed)
     .where((Move.game == game) & (Move.ply > told) & (Move.ply < first)).order_by(Move.ply))
+_SET_CURSOR = Prepared(lambda told, heard, id: Seat.update(told=told, heard=heard)
+                       .where(Seat.id == id))
 _COMMENTS_AFTER = Prepared(lambda game, heard: Comment.select(
     Comment.id, Comment.ply, Comment.seat, Comment.text)
     .where((Comment.game == game) & (Comment.id > heard)).order_by(Comment.id))
@@ -245,7 +247,7 @@ def _comments_since(table: Table, heard: int) -> list[Comment]:
 def _advance(row: Seat, plies: int, heard: int) -> None:
     """Move the seat's cursor to now (back, after an undo took plies away)."""
     if (row.told, row.heard) != (plies, heard):
-        Seat.update(told=plies, heard=heard).where(Seat.id == row.id).execute()
+        _SET_CURSOR.execute(plies, heard, row.id)
         row.told, row.heard = plies, heard
 
 

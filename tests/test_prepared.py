@@ -68,3 +68,12 @@ def test_get_of_nothing_raises_as_peewee_does(two_games):
     with pytest.raises(Game.DoesNotExist):
         GAME.get(999)
     assert GAME.first(999) is None
+
+
+def test_an_update_changes_the_rows_it_names(two_games):
+    mark = Prepared(lambda outcome, sender: Inbound.update(outcome=outcome)
+                    .where(Inbound.sender == sender))
+    assert mark.execute("done: read again", "ben@example.org") == 1
+    assert mark.execute("done: read again", "nobody@example.org") == 0
+    assert [i.outcome for i in Inbound.select().order_by(Inbound.id)] == [
+        "done: 1 line(s)", "ignored: robot", "done: read again", "done: 3 line(s)"]

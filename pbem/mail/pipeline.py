@@ -56,6 +56,21 @@ log = logging.getLogger(__name__)
 SUBJECT_COMMANDS = ("quiet", "loud", "board", "games", "help")
 
 
+# The statements every mail runs, written once (pbem.store.prepared).
+def _locked(query):
+    return query.for_update() if is_postgres() else query
+
+
+_SET_OUTCOME = Prepared(lambda outcome, until, id: Inbound.update(
+    outcome=outcome, kept_until=until).where(Inbound.id == id))
+_OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
+                                       .where(Inbound.id == id)))
+_MAILS_SINCE = Prepared(lambda sender, since: Inbound.select(fn.COUNT(Inbound.id))
+                        .where((Inbound.sender == sender) & (Inbound.received >= since)))
+_SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
+                 .where((Seat.game == game) & (Seat.number == number)).limit(1))
+
+
 class TemporaryFailure(Exception):
     """The store is unavailable: the sender's MTA should try again later (SMTP 451)."""
 
@@ -141,9 +156,9 @@ def _run_steps(intake: Intake) -> None:
 
 def _write_outcome(intake: Intake) -> None:
     """The outcome, and until when the raw mail is kept (pbem.mail.retention)."""
-    Inbound.update(outcome=intake.outcome,
-                   kept_until=kept_until(intake.config, intake.row.received, intake.outcome)
-                   ).where(Inbound.id == intake.row.id).execute()
+    _SET_OUTCOME.execute(intake.outcome,
+                         kept_until(intake.config, intake.row.received, intake.outcome),
+                         intake.row.id)
 
 
 def record(intake: Intake) -> None:
@@ -169,18 +184,6 @@ def drop_duplicate(intake: Intake) -> bool:
     if row.outcome != "received" and not row.outcome.startswith("failed"):
         return intake.stop("duplicate")
     return False
-
-
-def _locked(query):
-    return query.for_update() if is_postgres() else query
-
-
-_OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
-                                       .where(Inbound.id == id)))
-_MAILS_SINCE = Prepared(lambda sender, since: Inbound.select(fn.COUNT(Inbound.id))
-                        .where((Inbound.sender == sender) & (Inbound.received >= since)))
-_SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
-                 .where((Seat.game == game) & (Seat.number == number)).limit(1))
 
 
 def ignore_robots(intake: Intake) -> bool:

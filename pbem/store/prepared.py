@@ -75,6 +75,10 @@ class Prepared:
             raise query.model.DoesNotExist(f"no {query.model.__name__} matches {args}")
         return found
 
+    def execute(self, *args) -> int:
+        """Run an UPDATE or DELETE; the number of rows it changed."""
+        return self._run(args)[1].rowcount
+
     def scalar(self, *args):
         """The first column of the first row (a count, an EXISTS), or None."""
         _, cursor = self._run(args)
