@@ -21,7 +21,7 @@ from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
-from pbem.store.prepared import Prepared
+from pbem.store.prepared import Creates, Prepared
 from pbem.timekeeping import ledger
 
 
@@ -79,6 +79,7 @@ def actor_name(names, seat: int, anonymous: bool, viewer: int | None = None,
 _GAME = Prepared(lambda id: Game.select().where(Game.id == id).limit(1))
 _GAME_LOCKED = Prepared(lambda id: Game.select().where(Game.id == id).limit(1).for_update()
                         if is_postgres() else Game.select().where(Game.id == id).limit(1))
+_MOVE = Creates(Move)
 _SEATS = Prepared(lambda game: Seat.select(Seat, Player).join(Player)
                   .where(Seat.game == game).order_by(Seat.number))
 
@@ -218,7 +219,7 @@ class Table:
                    for viewer in [None, *range(len(self.seats))]}
         anonymous = self.engine.anonymous(before, seat, decision)
         revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
-        Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
+        _MOVE(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
                     anonymous=anonymous, revealed=revealed)

@@ -77,3 +77,25 @@ def test_an_update_changes_the_rows_it_names(two_games):
     assert mark.execute("done: read again", "nobody@example.org") == 0
     assert [i.outcome for i in Inbound.select().order_by(Inbound.id)] == [
         "done: 1 line(s)", "ignored: robot", "done: read again", "done: 3 line(s)"]
+
+
+def test_creates_makes_the_row_model_create_makes(two_games):
+    from pbem.store import Move
+    from pbem.store.prepared import Creates
+    game = two_games[0]
+    made = Creates(Move)(game=game, ply=1, seat=0, text="F6", state={"cells": "..b"},
+                         visible={"public": "F6", "0": "F6"})
+    again = Move.create(game=game, ply=2, seat=1, text="G7", state={"cells": "..b"},
+                        visible={"public": "F6", "0": "F6"})
+    assert made.id is not None and not made.is_dirty()
+    stored, reference = Move.get_by_id(made.id), Move.get_by_id(again.id)
+    differ = {"id", "ply", "seat", "text", "created"}
+    assert ({k: v for k, v in stored.__data__.items() if k not in differ}
+            == {k: v for k, v in reference.__data__.items() if k not in differ})
+    assert (stored.state, stored.visible, stored.revealed, stored.labelled) == (
+        {"cells": "..b"}, {"public": "F6", "0": "F6"}, None, False)
+    assert stored.game_id == game.id and stored.created is not None
+    blob = Creates(Inbound)(message_id="<b@example.org>", sender="ann@example.org",
+                            raw=b"\x00\xffbytes")
+    assert bytes(Inbound.get_by_id(blob.id).raw) == b"\x00\xffbytes"
+    assert Inbound.get_by_id(blob.id).outcome == "received"  # the model's default

@@ -39,6 +39,7 @@ from pbem.mail.relay import Refused, Relay, RelayUnavailable
 from pbem.store import Game, Outbox, transaction
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
+from pbem.store.prepared import Creates
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,10 @@ def wire_bytes(message: Message) -> bytes:
 
 def queue(message: Message, recipient: str, game: Game | None = None) -> Outbox:
     """Keep the message as it goes on the wire (`wire_bytes`)."""
-    return Outbox.create(game=game, recipient=recipient, message=wire_bytes(message))
+    return _OUTBOX(game=game, recipient=recipient, message=wire_bytes(message))
+
+
+_OUTBOX = Creates(Outbox)  # Outbox.create, its INSERT written once (pbem.store.prepared)
 
 
 def retry_pause(attempts: int) -> dt.timedelta:

@@ -47,7 +47,7 @@ from pbem.store import Inbound, Player, Request, Seat, database, transaction
 from pbem.store.models import Ban
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
-from pbem.store.prepared import Prepared
+from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ def _locked(query):
     return query.for_update() if is_postgres() else query
 
 
+_INBOUND = Creates(Inbound)
 _SET_OUTCOME = Prepared(lambda outcome, until, id: Inbound.update(
     outcome=outcome, kept_until=until).where(Inbound.id == id))
 _OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
@@ -166,8 +167,8 @@ def record(intake: Intake) -> None:
     mail = intake.mail
     try:
         with transaction():
-            intake.row = Inbound.create(message_id=mail.message_id[:255], sender=mail.sender,
-                                        raw=mail.raw)
+            intake.row = _INBOUND(message_id=mail.message_id[:255], sender=mail.sender,
+                                  raw=mail.raw)
     except IntegrityError:
         intake.row = Inbound.get(Inbound.message_id == mail.message_id[:255])
 

@@ -8,8 +8,10 @@ value that changes; later runs bind the new values to the SQL kept from the firs
 read the rows through the first query's own row reader, so they come back exactly as
 that query would return them (models, joined models, tuples).
 
-Only for values the database takes as they are (ids, numbers, text): a placeholder
-bypasses the field's conversion (`db_value`).
+Only for values the database takes as they are (ids, numbers, text, times): a
+placeholder bypasses the field's conversion (`db_value`). `Creates` is `Model.create`
+so: the row's defaults and every field's conversion applied as peewee applies them,
+only the INSERT is not written anew.
 
     SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                     .where((Seat.game == game) & (Seat.number == number)))
@@ -84,3 +86,27 @@ class Prepared:
         _, cursor = self._run(args)
         row = cursor.fetchone()
         return None if row is None else row[0]
+
+
+class Creates:
+    """`model.create(**values)` with its INSERT written once (see the module)."""
+
+    def __init__(self, model):
+        self.model = model
+        self.fields = [f for f in model._meta.sorted_fields if f is not model._meta.primary_key]
+        self.insert = Prepared(self._build)
+
+    def _build(self, *marks):
+        from pbem.store.models import database
+        query = self.model.insert(dict(zip(self.fields, marks)))
+        return query.returning(self.model._meta.primary_key) if database.returning_clause \
+            else query
+
+    def __call__(self, **values):
+        from pbem.store.models import database
+        row = self.model(**values)  # the defaults, as create() gives them
+        data = row.__data__
+        cursor = self.insert._run(tuple(f.db_value(data.get(f.name)) for f in self.fields))[1]
+        row._pk = cursor.fetchone()[0] if database.returning_clause else cursor.lastrowid
+        row._dirty.clear()
+        return row
