@@ -54,16 +54,19 @@ def text_diagram(view: dict) -> str:
 
 
 def _cell_row(board, r: int, marks: dict[str, str], last: str | None) -> str:
-    cells = []
-    for g in range(board.size - 1):
-        mid = board.square_at.get((g, r))
-        if mid is None:
-            cells.append(" / " if r % 2 else " \\ ")
-        else:
-            name = board.names[mid]
-            stone = marks.get(name, ".")
-            cells.append(f"({stone})" if name == last else f" {stone} ")
+    cells = [side if cell is None else f"({marks.get(cell, '.')})" if cell == last
+             else f" {marks.get(cell, '.')} " for cell, side in _cells_of_row(board.size, r)]
     return "    |" + "|".join(cells) + "|"
+
+
+@lru_cache(maxsize=None)
+def _cells_of_row(size: int, r: int) -> tuple[tuple[str | None, str], ...]:
+    """Each cell of the row of squares above row `r`: its midpoint's name, or None and
+    the triangles' diagonal as drawn."""
+    board = board_of(size)
+    diagonal = " / " if r % 2 else " \\ "
+    return tuple((board.names[board.square_at[g, r]], "") if (g, r) in board.square_at
+                 else (None, diagonal) for g in range(size - 1))
 
 
 def _legend(view: dict) -> list[str]:
