@@ -21,7 +21,7 @@ from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
-from pbem.store.prepared import Creates, Prepared
+from pbem.store.prepared import Creates, Prepared, save_changed
 from pbem.timekeeping import ledger
 
 
@@ -237,7 +237,7 @@ class Table:
             if outcome is not None:
                 self._keep_shares(outcome.shares)
         self.game.updated = utcnow()
-        self.game.save(only=self.game.dirty_fields)  # not the options, seed, creator …
+        save_changed(self.game)  # not the options, seed, creator …
         ledger.settle(self)  # the clocks of the seats whose waiting changed
 
     def _finish(self, result: str, why: str, shares) -> None:

@@ -99,3 +99,15 @@ def test_creates_makes_the_row_model_create_makes(two_games):
                             raw=b"\x00\xffbytes")
     assert bytes(Inbound.get_by_id(blob.id).raw) == b"\x00\xffbytes"
     assert Inbound.get_by_id(blob.id).outcome == "received"  # the model's default
+
+
+def test_save_changed_writes_what_changed_and_only_that(two_games):
+    from pbem.store.prepared import save_changed
+    game = Game.get_by_id(two_games[1].id)
+    Game.update(result="1-0").where(Game.id == game.id).execute()  # another writer's
+    game.state, game.plies = {"plies": 7, "cells": "b.w"}, 7
+    save_changed(game)
+    assert not game.is_dirty()
+    stored = Game.get_by_id(game.id)
+    assert (stored.state, stored.plies, stored.result) == ({"plies": 7, "cells": "b.w"}, 7, "1-0")
+    save_changed(stored)  # nothing changed: nothing written

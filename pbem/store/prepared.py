@@ -110,3 +110,22 @@ class Creates:
         row._pk = cursor.fetchone()[0] if database.returning_clause else cursor.lastrowid
         row._dirty.clear()
         return row
+
+
+_SAVES: dict = {}  # (model, field names) -> Prepared UPDATE
+
+
+def save_changed(row) -> None:
+    """`row.save(only=row.dirty_fields)` for a stored row, its UPDATE written once per
+    model and set of changed fields; each value converted as peewee converts it."""
+    fields = tuple(row.dirty_fields)
+    if not fields:
+        return
+    model = type(row)
+    key = (model, tuple(f.name for f in fields))
+    update = _SAVES.get(key)
+    if update is None:
+        update = _SAVES[key] = Prepared(lambda *marks: model.update(
+            dict(zip(fields, marks[:-1]))).where(model._meta.primary_key == marks[-1]))
+    update.execute(*(f.db_value(row.__data__.get(f.name)) for f in fields), row._pk)
+    row._dirty -= {f.name for f in fields}

@@ -24,7 +24,7 @@ from peewee import SQL
 from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.store.models import Clock, Game, Seat, Vacation
-from pbem.store.prepared import Prepared
+from pbem.store.prepared import Prepared, save_changed
 from pbem.timekeeping import controls
 from pbem.timekeeping.controls import LONGEST, WINDOW, Control
 
@@ -118,8 +118,8 @@ def settle(table, now: dt.datetime | None = None) -> None:
             begin(row, control, now, window, paused)
         if row.id is None:
             row.save()
-        elif row.is_dirty():  # only what changed: a scheduler's claim is not ours to reset
-            row.save(only=row.dirty_fields)
+        else:  # only what changed: a scheduler's claim is not ours to reset
+            save_changed(row)
 
 
 def renewed(table) -> set[int]:
