@@ -15,6 +15,7 @@ from fractions import Fraction
 from pbem import clock, conversation
 from pbem.bots import is_bot
 from pbem.commands import player_for
+from pbem.competition.rated import split_rated
 from pbem.config import Config
 from pbem.engines.base import Engine, OptionError
 from pbem.mail import notify
@@ -36,6 +37,7 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
     people = [e.lower() for e in emails if not is_bot(e)]  # bots may sit more than once
     if len(set(people)) != len(people):
         raise OptionError("each player needs an address of their own.")
+    options, is_rated = split_rated(options)  # rated=no: a friendly game
     options, time_options = controls.split_options(options)  # time=, timeout=: the server's
     control = controls.resolve(engine.id, time_options)
     with transaction():
@@ -43,7 +45,8 @@ def start_game(config: Config, engine: Engine, options: dict[str, str],
         for player in players:  # the administrator vouches for these addresses
             player.confirmed = True
             player.save()
-        game = create_game(engine, options, players, creator=None, accepted=True, seed=seed)
+        game = create_game(engine, options, players, creator=None, accepted=True, seed=seed,
+                           is_rated=is_rated)
         controls.keep(game, control)
         table = Table.load(game.id)
         table.start()

@@ -17,10 +17,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import secrets
 import sqlite3
 import subprocess
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from pbem.store.database import sqlite_path
 
 BACKUP_NAME = re.compile(r"pbem-\d{8}-\d{6}\.(db|dump)$")
 
@@ -40,16 +43,20 @@ def backup(url: str, target: str | Path, keep: int | None = None,
                           f"PBEM_DATABASE_URL names sqlite:/// or postgresql://")
     target = Path(target)
     into_directory = target.is_dir()
+    if keep is not None and not into_directory:
+        raise BackupError(f"--keep {keep} prunes the dated backups in a directory, but "
+                          f"{target} is a file name: give a directory, or no --keep")
     if into_directory:
         stamp = (now or dt.datetime.now(dt.timezone.utc)).strftime("%Y%m%d-%H%M%S")
         target = target / f"pbem-{stamp}.{'db' if sqlite else 'dump'}"
     elif not target.parent.is_dir():
         raise BackupError(f"{target.parent} is not a directory (make it first, writable "
                           f"by the pbem user)")
-    partial = target.with_name(f".{target.name}.partial")
+    # Its own temporary name: two backups at once (cron and a hand) never share one
+    partial = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.partial")
     try:
         if sqlite:
-            _sqlite_backup(Path(url.split("sqlite:///", 1)[1]), partial)
+            _sqlite_backup(Path(sqlite_path(url)), partial)
         else:
             _pg_dump(url, partial)
         os.replace(partial, target)
@@ -66,7 +73,8 @@ def _sqlite_backup(source: Path, partial: Path) -> None:
         raise BackupError(f"there is no database file {source.resolve()}: is this pbem's "
                           f"directory, with its settings (--env-file)?")
     try:
-        reader = sqlite3.connect(f"file:{source.resolve()}?mode=ro", uri=True, timeout=30)
+        reader = sqlite3.connect(f"file:{quote(str(source.resolve()))}?mode=ro", uri=True,
+                                 timeout=30)
         copy = sqlite3.connect(partial)
         try:
             reader.backup(copy)  # all pages in one step: one committed state

@@ -16,6 +16,7 @@
     pbem export --all [--game GAME] --output FILE.zip   every finished game's record
     pbem admin cancel|adjudicate|ban|unban|bans|merge|forget ...   the operator's tools
     pbem backup DIRECTORY|FILE [--keep N]   a consistent copy of the database, while it runs
+    pbem ratings rebuild|show GAME       the ratings again from the archive; a game's leaders
     pbem --version
 
 The server commands read their settings from PBEM_* environment variables (README.md), or
@@ -39,6 +40,7 @@ from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
+from pbem.competition.command import add_commands as competition_commands  # light too
 
 
 EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
@@ -154,6 +156,7 @@ def _parser() -> argparse.ArgumentParser:
     backup.set_defaults(run=_backup)
 
     _admin_parser(commands)
+    competition_commands(commands)
     return parser
 
 

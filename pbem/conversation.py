@@ -201,6 +201,19 @@ class Told:
     text: str | None
     anonymous: bool
     revealed: str | None = None
+    shown: int = 0  # its number as everyone may know it while the game runs (Move.shown)
+
+
+def numbered(told: Told, viewer: int, over: bool) -> str | None:
+    """`#12`: the ply's number as `viewer` may read it. While the game runs that is its
+    number among the plies everyone may know of, the same on the pages: an answer
+    nobody may learn of is counted by nobody (RULINGS G39). Its maker reads their own
+    without a number (None)."""
+    if over:
+        return f"#{told.ply}"
+    if told.anonymous:
+        return None
+    return f"#{told.shown}"
 
 
 def news(table: Table, seat: int) -> list[str]:
@@ -216,7 +229,7 @@ def news(table: Table, seat: int) -> list[str]:
 
 
 _PLIES_BETWEEN = Prepared(lambda game, told, first: Move.select(
-    Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed)
+    Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed, Move.shown)
     .where((Move.game == game) & (Move.ply > told) & (Move.ply < first)).order_by(Move.ply))
 _SET_CURSOR = Prepared(lambda told, heard, id: Seat.update(told=told, heard=heard)
                        .where(Seat.id == id))
@@ -233,9 +246,9 @@ def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
     earlier = []
     if told < first - 1:
         rows = _PLIES_BETWEEN.rows(table.game.id, told, first)
-        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed)
+        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed, m.shown)
                    for m in rows]
-    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed)
+    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed, h.shown)
            for h in table.happenings if h.ply > told]
     return earlier + now
 
@@ -266,7 +279,7 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     for told in plies:
         if told.anonymous and told.seat != viewer and not over:
             continue  # G39: not even that someone answered; the outcome is news of its own
-        if group and (group[-1].seat != told.seat or group[-1].ply + 1 != told.ply):
+        if group and not _same_turn(group[-1], told, over):
             flush()  # a turn is one player's plies in a row
         while pending and pending[0].ply < told.ply:
             flush()
@@ -280,9 +293,21 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     return [line for line in lines if line]
 
 
+def _same_turn(previous: Told, told: Told, over: bool) -> bool:
+    """Whether `told` goes on the turn of `previous`: the same seat's next ply, as
+    numbered for the reader (plies hidden from them never split a turn)."""
+    if previous.seat != told.seat or (previous.anonymous != told.anonymous and not over):
+        return False
+    return previous.ply + 1 == told.ply if over else previous.shown + 1 == told.shown or (
+        told.anonymous and previous.anonymous)
+
+
 def _turn_line(group: list[Told], viewer: int, names: list[str], over: bool) -> str:
-    first, last = group[0].ply, group[-1].ply
-    number = f"#{first}" if first == last else f"#{first}-{last}"
+    first, last = numbered(group[0], viewer, over), numbered(group[-1], viewer, over)
+    if first is None:  # the reader's own answers nobody else may learn of
+        texts = "; ".join(t.text or "(a secret choice)" for t in group)
+        return f"You, in secret: {texts}"
+    number = first if first == last else f"{first}-{last[1:]}"
     seat = group[0].seat
     texts = [t.text for t in group]
     if seat == CHANCE:

@@ -108,7 +108,7 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
         "prompt": engine.prompt(table.state, seat, names=table.names),
         "since": controls.when(wait.since) if wait.since else "",
         "clock": display.clock_line(table, seat, now),  # their own time, and what is public
-        "move_number": table.next_ply, "address": address,
+        "move_number": table.next_number, "address": address,
         "mailto": f"mailto:{address}?subject={quote(subject)}",
         "url": f"{config.web_url}/games/{game.id}",
     }

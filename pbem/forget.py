@@ -8,6 +8,10 @@ and the copies of mail already sent to them, about their games, or mentioning th
 Their running games must end first (`--resign` resigns them, through `pbem.play`, so the
 opponents are told and the clocks stop), because a game cannot wait for someone nobody
 can write to. Unsent mail to others goes out as it was written.
+
+The stored mail is searched before the write begins (reading needs no lock), and the
+write then erases the rows found, and searches only the mail that came in meanwhile: the
+store is locked for the erasing, not for reading every mail ever kept.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from __future__ import annotations
 from pbem.admin import AdminError, _announce_end, _player
 from pbem.config import Config
 from pbem.play import Table
-from pbem.store import Address, Game, Inbound, Move, Outbox, Request, Seat, transaction
+from pbem.store import (Address, Game, Inbound, Move, Outbox, Player, Request, Seat,
+                        transaction)
 
 FORMER_PLAYER = "a former player"
 
@@ -23,15 +28,11 @@ FORMER_PLAYER = "a former player"
 def forget_player(config: Config, address: str, resign: bool = False) -> list[int]:
     """Erase the player at `address`; returns the games they were in (now ended or kept)."""
     address = address.strip().lower()
+    _, addresses, seats, _ = _who(address, resign)
+    found = Found()
+    found.search(addresses, [seat.game.id for seat in seats])  # the long part, unlocked
     with transaction():
-        player = _player(address)
-        seats = list(Seat.select(Seat, Game).join(Game).where(Seat.player == player))
-        unfinished = sorted(s.game.id for s in seats if s.game.status in ("running", "inviting"))
-        if unfinished and not resign:
-            raise AdminError(f"{address} plays in game {', '.join(f'#{n}' for n in unfinished)}, "
-                             f"which has not ended: end it first (pbem admin adjudicate or "
-                             f"cancel), or add --resign to resign it for them")
-        addresses = [address] + [row.email for row in player.addresses]  # and second ones
+        player, addresses, seats, unfinished = _who(address, resign)  # again, under the write
         Address.delete().where(Address.player == player).execute()
         player.email = f"former-{player.id}@forgotten.invalid"  # unique; never delivered
         player.name = FORMER_PLAYER
@@ -43,9 +44,22 @@ def forget_player(config: Config, address: str, resign: bool = False) -> list[in
         Request.update(open=False).where(Request.player == player).execute()
         Outbox.delete().where((Outbox.recipient.in_(addresses) & Outbox.sent.is_null())
                               | (Outbox.recipient == player.email)).execute()
-        for each in addresses:
-            _erase(each, [seat.game.id for seat in seats])
+        found.search(addresses, [seat.game.id for seat in seats])  # what came since
+        found.erase(addresses)
     return sorted(seat.game.id for seat in seats)
+
+
+def _who(address: str, resign: bool) -> tuple[Player, list[str], list[Seat], list[int]]:
+    """The player, their addresses, seats, and the games not ended; AdminError if those
+    must end first."""
+    player = _player(address)
+    seats = list(Seat.select(Seat, Game).join(Game).where(Seat.player == player))
+    unfinished = sorted(s.game.id for s in seats if s.game.status in ("running", "inviting"))
+    if unfinished and not resign:
+        raise AdminError(f"{address} plays in game {', '.join(f'#{n}' for n in unfinished)}, "
+                         f"which has not ended: end it first (pbem admin adjudicate or "
+                         f"cancel), or add --resign to resign it for them")
+    return player, [address] + [row.email for row in player.addresses], seats, unfinished
 
 
 def _leave(config: Config, seat: Seat) -> None:
@@ -60,21 +74,47 @@ def _leave(config: Config, seat: Seat) -> None:
     _announce_end(config, table, note)
 
 
-def _erase(address: str, game_ids: list[int]) -> None:
-    """The raw mail from or about them; copies of mail sent to them or naming them."""
-    needle = address.encode()
-    rows = Inbound.select(Inbound.id, Inbound.message_id, Inbound.sender, Inbound.raw)
-    for row in rows.iterator():
-        if row.sender == address or needle in bytes(row.raw).lower():
+class Found:
+    """The stored mail from or about them: inbound rows (and whether their Message-ID
+    carries an address), copies of mail sent; a second search reads only the rows new
+    since the first, and the mail that was waiting to go out then."""
+
+    def __init__(self):
+        self.inbound: dict[int, bool] = {}  # id -> its Message-ID names them
+        self.sent: set[int] = set()
+        self.unsent: set[int] = set()  # not gone out at the last search: look again
+        self.inbound_after = self.outbox_after = 0
+
+    def search(self, addresses: list[str], game_ids: list[int]) -> None:
+        needles = [address.encode() for address in addresses]
+        for row in (Inbound.select(Inbound.id, Inbound.message_id, Inbound.sender, Inbound.raw)
+                    .where(Inbound.id > self.inbound_after).order_by(Inbound.id).iterator()):
+            self.inbound_after = row.id
+            raw = bytes(row.raw).lower()
+            if row.sender in addresses or any(needle in raw for needle in needles):
+                self.inbound[row.id] = any(a in row.message_id.lower() for a in addresses)
+        rows = (Outbox.select(Outbox.id, Outbox.game, Outbox.recipient, Outbox.message,
+                              Outbox.sent, Outbox.failed)
+                .where((Outbox.id > self.outbox_after) | Outbox.id.in_(sorted(self.unsent)))
+                .order_by(Outbox.id))
+        self.unsent = set()
+        for row in rows.iterator():
+            self.outbox_after = max(self.outbox_after, row.id)
+            if row.sent is None and row.failed is None:  # goes out as written (or not at all)
+                self.unsent.add(row.id)
+            elif (row.recipient in addresses or row.game_id in game_ids
+                  or any(needle in bytes(row.message).lower() for needle in needles)):
+                self.sent.add(row.id)
+
+    def erase(self, addresses: list[str]) -> None:
+        """Blank what was found (inside the write's transaction)."""
+        for row_id, named in self.inbound.items():
             erased = {"raw": b"", "sender": ""}
-            if address in row.message_id.lower():  # some clients build it from the address
-                erased["message_id"] = f"<forgotten.{row.id}@forgotten.invalid>"
-            Inbound.update(**erased).where(Inbound.id == row.id).execute()
-    # A move keeps the Message-ID it came in (its source); one that names them goes.
-    Move.update(source="mail").where(Move.source.contains(address)).execute()
-    sent = Outbox.select(Outbox.id, Outbox.game, Outbox.recipient, Outbox.message).where(
-        Outbox.sent.is_null(False) | Outbox.failed.is_null(False))  # failed: given up
-    for row in sent.iterator():
-        if (row.recipient == address or row.game_id in game_ids
-                or needle in bytes(row.message).lower()):
-            Outbox.update(message=b"", recipient="").where(Outbox.id == row.id).execute()
+            if named:  # some clients build the Message-ID from the address
+                erased["message_id"] = f"<forgotten.{row_id}@forgotten.invalid>"
+            Inbound.update(**erased).where(Inbound.id == row_id).execute()
+        for each in addresses:  # a move keeps the Message-ID it came in; one naming them goes
+            Move.update(source="mail").where(Move.source.contains(each)).execute()
+        if self.sent:
+            (Outbox.update(message=b"", recipient="")
+             .where(Outbox.id.in_(sorted(self.sent))).execute())

@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pbem.competition import rated
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
 from pbem.engines.game import Game as GameRecord
@@ -39,6 +40,7 @@ class Happening:
     waiting_before: frozenset[int] = frozenset()
     waiting_after: frozenset[int] = frozenset()
     revealed: str | None = None  # what it showed everyone (engine.revelation)
+    shown: int = 0  # its number as the public may know it while the game runs (Move.shown)
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -127,6 +129,13 @@ class Table:
     def next_ply(self) -> int:
         return self.game.plies + 1
 
+    @property
+    def next_number(self) -> int:
+        """The number of the next move as everyone may know it (mail's "move #N", the
+        `#N` guard): plies nobody may learn of while the game runs are not counted
+        (pbem.export.public)."""
+        return self.game.shown_plies + 1
+
     def seat_of(self, email: str) -> int | None:
         for seat in self.seats:
             if seat.player.email == email.lower():
@@ -202,6 +211,7 @@ class Table:
                       else self.engine.start(self.game.options, len(self.seats), self.game.seed))
         Move.delete().where((Move.game == self.game) & (Move.ply >= ply)).execute()
         self.game.plies = ply - 1
+        self.game.shown_plies = previous.shown if previous is not None else 0
         self._save()
 
     def _deal(self) -> None:
@@ -218,14 +228,17 @@ class Table:
         visible = {viewer: self.engine.visible_notation(before, seat, decision, viewer)
                    for viewer in [None, *range(len(self.seats))]}
         anonymous = self.engine.anonymous(before, seat, decision)
+        if not anonymous:
+            self.game.shown_plies += 1
         revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
         _MOVE(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
-                    anonymous=anonymous, revealed=revealed)
+                    anonymous=anonymous, revealed=revealed, shown=self.game.shown_plies)
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
                                          anonymous, self.engine.to_act(before),
-                                         self.engine.to_act(after), revealed))
+                                         self.engine.to_act(after), revealed,
+                                         self.game.shown_plies))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)
@@ -239,6 +252,8 @@ class Table:
         self.game.updated = utcnow()
         save_changed(self.game)  # not the options, seed, creator …
         ledger.settle(self)  # the clocks of the seats whose waiting changed
+        if self.game.status == "finished":
+            rated.game_ended(self)  # in this transaction: the ratings and the end agree
 
     def _finish(self, result: str, why: str, shares) -> None:
         self.game.status, self.game.result, self.game.termination = "finished", result, why
@@ -246,6 +261,7 @@ class Table:
         self.game.save()
         self._keep_shares(shares)
         ledger.settle(self)
+        rated.game_ended(self)
 
     def _keep_shares(self, shares) -> None:
         """Each player's share of the win, on their seat: pages, filters and mail read the
@@ -286,15 +302,17 @@ class Table:
 
 
 def create_game(engine: Engine, options: dict[str, str], players: list[Player],
-                creator: Player | None, accepted: bool, seed: str | None = None) -> Game:
+                creator: Player | None, accepted: bool, seed: str | None = None,
+                is_rated: bool = True) -> Game:
     """A new game row with its seats in the order given, and a fresh secret seed.
 
     With `accepted`, every seat has accepted (the administrator's `pbem new`); otherwise
-    only the creator's, and the others are invited.
+    only the creator's, and the others are invited. `is_rated`: False for a friendly game
+    (`rated=no`, pbem.competition.rated.split_rated).
     """
     seed = seed or secrets.token_hex(16)
     game = Game.create(engine=engine.id, options=engine.resolve_options(options), seed=seed,
-                       commitment=seed_commitment(seed), creator=creator)
+                       commitment=seed_commitment(seed), creator=creator, rated=is_rated)
     for number, player in enumerate(players):
         answer = "accepted" if accepted or player == creator else None
         Seat.create(game=game, number=number, player=player, answer=answer)

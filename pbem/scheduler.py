@@ -8,8 +8,10 @@ prune the raw mail and delivered outbox rows past their retention (pbem.mail.ret
 PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.mail.imap); every
 minute, send the reminders and act on the timeouts and vacations' ends that are due
 (pbem.timekeeping.deadlines); every 5 seconds, and at once after mail came in
-(`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns). Each job
-claims its rows, so two schedulers on one database do no harm.
+(`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns); every
+minute, start the tournaments' rounds that are due and expire old open challenges
+(pbem.competition). Each job claims its rows, so two schedulers on one database do no
+harm.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import threading
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pbem.bot_turns import move_bots
+from pbem.competition.jobs import run_competition
 from pbem.config import Config
 from pbem.digest import send_digests
 from pbem.mail.confirmations import expire_confirmations
@@ -36,6 +39,7 @@ IMAP_JOB = "poll-imap"
 PRUNE_JOB = "prune-mail"
 DEADLINE_JOB = "deadlines"
 BOT_JOB = "bot-moves"
+COMPETITION_JOB = "competition"
 
 
 class Again:
@@ -93,6 +97,7 @@ class Scheduler:
         # Bots' moves: searched outside any player's transaction, each claimed seat by
         # seat (pbem.bot_turns); kicked after every mail in, so a bot answers at once.
         every(self.bot_moves, BOT_JOB, seconds=5)
+        every(self.competition, COMPETITION_JOB, minutes=1)  # rounds due, seeks expired
         if imap_configured(config):  # mail in from a mailbox, for a server without an MX
             every(self.poll_imap, IMAP_JOB, seconds=config.imap_interval)
 
@@ -130,6 +135,10 @@ class Scheduler:
 
     def bots(self) -> None:
         self._run("moving for the bots", lambda: move_bots(self.config), self.kick_delivery)
+
+    def competition(self) -> None:
+        self._run("starting tournament rounds", lambda: run_competition(self.config),
+                  self.kick_delivery)
 
     def deliver_once(self) -> None:
         self._run("delivering the outbox", lambda: deliver_due(self.config))

@@ -17,13 +17,14 @@ from dataclasses import asdict, dataclass
 from peewee import DatabaseError, InterfaceError, fn
 
 from pathlib import Path
+from urllib.parse import quote
 
 from peewee import SqliteDatabase
 
 from pbem.config import Config, secret_path
 from pbem.mail import refusals
 from pbem.store import Game, Inbound, Outbox, open_database
-from pbem.store.database import MIGRATIONS
+from pbem.store.database import MIGRATIONS, sqlite_path
 from pbem.store.models import database, utcnow
 
 
@@ -160,9 +161,10 @@ def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
 def _look(url: str) -> Status:
     try:
         if url.startswith("sqlite:"):  # read-only: never a file, a schema or a WAL switch
-            path = Path(url.split("sqlite:///", 1)[1]).resolve()
-            database.initialize(SqliteDatabase(f"file:{path}?mode=ro", uri=True,
-                                               pragmas={"busy_timeout": 10_000}))
+            # An SQLite URI: the path quoted, so a space, '?' or '#' in it stays the path
+            path = Path(sqlite_path(url)).resolve()
+            database.initialize(SqliteDatabase(f"file:{quote(str(path))}?mode=ro",
+                                               uri=True, pragmas={"busy_timeout": 10_000}))
         else:
             open_database(url, migrate=False)
         return check()
@@ -174,7 +176,7 @@ def missing_sqlite_file(url: str) -> str:
     """Why a SQLite database is not there ('' when it is, or for PostgreSQL)."""
     if not url.startswith("sqlite:///"):
         return ""
-    path = Path(url.split("sqlite:///", 1)[1]).resolve()
+    path = Path(sqlite_path(url)).resolve()
     if path.is_file():
         return ""
     return (f"there is no database file {path} (nothing was created).\n"

@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from databases import DATABASES, POSTGRES  # noqa: E402
+from databases import DATABASES, POSTGRES, empty_postgres  # noqa: E402
 from mailtest import Player, Sink, free_port  # noqa: E402
 
 @pytest.fixture(params=DATABASES)
@@ -26,18 +26,11 @@ def store(request, tmp_path):
         url = f"sqlite:///{tmp_path / 'pbem.db'}"
     else:
         url = POSTGRES
-        _empty_postgres(url)
+        empty_postgres(url)
     db = open_database(url)
     yield url
     db.close()
     database.initialize(None)
-
-
-def _empty_postgres(url: str) -> None:
-    import psycopg
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("DROP SCHEMA public CASCADE")
-        connection.execute("CREATE SCHEMA public")
 
 
 @pytest.fixture

@@ -4,7 +4,9 @@ A game mail's news sits under "Since your last mail:", one line a turn:
 `#12 bob: play 23`, `#12-14 bob: take; draw; end`, `#7 bob chose in secret.`,
 `Round 2 revealed: …`, `bob says: …`. `mentions` counts, for each ply, how many of a
 player's mails name it, so a test can check that every move a player may see reaches
-them exactly once, whatever their mail setting.
+them exactly once, whatever their mail setting. While the game runs, mail numbers a ply
+as everyone may know it (`Move.shown`: answers nobody may learn of are not counted); the
+mail that ends the game, by its place in the record (`Move.ply`).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ def news_lines(message) -> list[str]:
 
 
 def mentions(mails) -> Counter:
-    """How many times each ply is named in these mails' news, by (ply, who, text)."""
+    """How many times each ply is named in these mails' news, by (numbering, number,
+    who, text): numbering "shown" in mails of the running game, "ply" after its end."""
     seen: Counter = Counter()
     for message in mails:
+        numbering = "ply" if "Game over: " in body(message) else "shown"
         for line in news_lines(message):
             found = TURN.match(line)
             if not found:
@@ -39,7 +43,7 @@ def mentions(mails) -> Counter:
             texts = (found.group(4) or "").split("; ") if found.group(4) else []
             for offset, ply in enumerate(range(first, last + 1)):
                 text = texts[offset] if offset < len(texts) else None
-                seen[(ply, found.group(3), text)] += 1
+                seen[(numbering, ply, found.group(3), text)] += 1
     return seen
 
 
@@ -48,19 +52,19 @@ def check_told_once(game_id: int, seat: int, name_of, mails) -> int:
     mails, with its text; a move it may not see never with its text. Returns how many
     visible moves were checked."""
     seen = mentions(mails)
-    by_ply = Counter()
-    for (ply, who, text), count in seen.items():
-        by_ply[ply] += count
     checked = 0
     for move in Move.select().where((Move.game == game_id) & (Move.seat != CHANCE)):
         if move.seat == seat:
             continue
         text = move.visible.get(str(seat))
+        who = name_of(move.seat)
         if text is None or move.anonymous:
-            assert (move.ply, name_of(move.seat), move.text) not in seen or text == move.text
+            for key in (("shown", move.shown, who, move.text), ("ply", move.ply, who, move.text)):
+                assert key not in seen or text == move.text
             continue
-        assert seen[(move.ply, name_of(move.seat), text)] == 1, (
-            f"#{move.ply} {name_of(move.seat)}: {text} was told {by_ply[move.ply]} times: "
-            + repr([k for k in seen if k[0] == move.ply]))
+        told = seen[("shown", move.shown, who, text)] + seen[("ply", move.ply, who, text)]
+        assert told == 1, (
+            f"#{move.ply} (#{move.shown} while running) {who}: {text} was told {told} times: "
+            + repr([k for k in seen if k[1] in (move.ply, move.shown)]))
         checked += 1
     return checked

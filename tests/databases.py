@@ -10,6 +10,29 @@ POSTGRES = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 DATABASES = ["sqlite"] + (["postgresql"] * bool(POSTGRES))
 
 
+def empty_postgres(url: str) -> None:
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("DROP SCHEMA public CASCADE")
+        connection.execute("CREATE SCHEMA public")
+
+
+def emptied(url: str):
+    """The test's database emptied and migrated again, under the same URL: a second world
+    for a test to compare with the first (same ids, same times)."""
+    from pbem.store import open_database
+    from pbem.store.models import database
+    database.close()
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.remove(path + suffix)
+    else:
+        empty_postgres(url)
+    return open_database(url)
+
+
 def only_on(*kinds):
     """Run a test on these databases only (those configured): `@only_on("sqlite")`."""
     return pytest.mark.parametrize("store", [k for k in DATABASES if k in kinds],

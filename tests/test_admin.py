@@ -224,6 +224,28 @@ def test_a_forgotten_player_is_gone_but_the_game_stays_with_a_former_player(
     assert not Outbox.select().where(Outbox.recipient == alice.address).exists()
 
 
+def test_mail_that_comes_in_while_forget_searches_is_erased_too(
+        onyx, mail_server, tmp_path, store, monkeypatch):
+    """The stored mail is searched before the write locks the store; what comes in between
+    is found by the second, short search inside the write."""
+    from pbem.forget import Found
+    game_id, alice, bob = onyx
+    cancel_game(mail_server, game_id, "she asked to be forgotten")
+    searched = Found.search
+
+    def search_then_mail(self, addresses, game_ids):
+        searched(self, addresses, game_ids)
+        if not getattr(self, "mailed", False):  # after the first search, before the write
+            self.mailed = True
+            alice.write("games\n\nAlice Example <alice@example.org>")
+    monkeypatch.setattr(Found, "search", search_then_mail)
+    forget_player(mail_server, alice.address)
+    (mail,) = Inbound.select()  # hers, which came in between
+    assert (bytes(mail.raw), mail.sender) == (b"", "")
+    if store.startswith("sqlite"):
+        assert "alice" not in stored_text(tmp_path, mail_server).lower()
+
+
 def test_a_forgotten_address_that_writes_again_is_a_stranger(onyx, mail_server):
     game_id, alice, bob = onyx
     cancel_game(mail_server, game_id, "she asked to be forgotten")

@@ -54,8 +54,8 @@ def test_a_backup_restored_into_a_new_database_holds_the_game(played, config, tm
     else:
         assert made.suffix == ".dump"
         database.close()
-        from conftest import _empty_postgres
-        _empty_postgres(POSTGRES)  # the README: pg_restore --clean into the database
+        from databases import empty_postgres
+        empty_postgres(POSTGRES)  # the README: pg_restore --clean into the database
         done = subprocess.run(["pg_restore", "--no-owner", "--dbname", POSTGRES, str(made)],
                               capture_output=True, text=True, timeout=TIMEOUT)
         assert done.returncode == 0, done.stderr
@@ -88,6 +88,41 @@ def test_old_generations_beyond_keep_are_removed(played, config, tmp_path):
     suffix = "db" if config.database_url.startswith("sqlite") else "dump"
     assert sorted(p.name for p in target.iterdir()) == [
         f"pbem-20261103-031500.{suffix}", f"pbem-20261104-031500.{suffix}"]
+
+
+def test_keep_with_a_file_name_is_refused_rather_than_ignored(played, config, tmp_path):
+    with pytest.raises(BackupError, match="prunes the dated backups in a directory"):
+        backup(config.database_url, tmp_path / "tonight.db", keep=3)
+    assert not any(p.name.startswith((".tonight", "tonight")) for p in tmp_path.iterdir())
+
+
+def test_two_backups_to_one_name_at_once_each_finish_whole(played, config, tmp_path):
+    """A cron backup and one by hand, to the same file at the same moment: each writes
+    its own temporary file, so neither removes or renames the other's half copy."""
+    from databases import at_once
+    target = tmp_path / "tonight.backup"
+    made = at_once(lambda: backup(config.database_url, target),
+                   lambda: backup(config.database_url, target))
+    assert made == [target, target]
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+    if config.database_url.startswith("sqlite"):
+        assert reopened_moves(f"sqlite:///{target}", played) == ["F6", "G5"]
+
+
+def test_a_database_whose_path_has_a_hash_is_backed_up(tmp_path):
+    from pbem.config import Config
+    home = tmp_path / "games #1"
+    home.mkdir()
+    url = f"sqlite:///{home / 'pbem.db'}"
+    open_database(url)
+    start_game(Config(domain="pbem.test", secret_key="k", database_url=url),
+               ENGINES["onyx"], {}, ["alice@example.org", "bob@example.org"])
+    made = backup(url, tmp_path / "copy.db")
+    database.close()
+    open_database(f"sqlite:///{made}")
+    assert Game.select().count() == 1
+    database.close()
+    database.initialize(None)
 
 
 def test_a_missing_sqlite_file_is_not_made_by_a_backup(tmp_path):

@@ -121,6 +121,34 @@ def test_timeout_bot_has_a_bot_play_for_a_player_whose_time_ran_out(config, froz
     assert Game.get_by_id(game_id).status == "running"
 
 
+def test_timeout_bot_thinks_before_the_game_is_locked(config, frozen_time, monkeypatch):
+    """The bot's search for a player out of time runs before the deadline's transaction:
+    under the game's lock its turn is only played, unless the game moved on meanwhile."""
+    from pbem import bots
+    from pbem.store.models import Clock
+    from pbem.timekeeping import deadlines
+    game_id = start_game(config, ENGINES["onyx"], {"board": "6", "setup": "open",
+                                                  "time": "3d", "timeout": "bot"},
+                         ["alice@example.org", "bob@example.org"])
+    (row,) = Clock.select().where((Clock.game == game_id) & (Clock.seat == 0))
+    assert deadlines.bot_turn(row.id, frozen_time.now) is None  # not out of time
+    frozen_time.move(days=3, minutes=1)
+    turn = deadlines.bot_turn(row.id, frozen_time.now)
+    assert turn.plies == 0 and len(turn.texts) == 1
+    searches = []
+    decide = bots.decide
+    monkeypatch.setattr(bots, "decide", lambda *a, **k: searches.append(1) or decide(*a, **k))
+    stale = deadlines.BotTurn(plies=7, texts=["A1"])  # thought out on another position
+    with transaction():
+        assert deadlines.act(config, row.id, frozen_time.now, turn) == 1
+    assert moves_of(game_id) == [(0, turn.texts[0], "timeout")] and searches == []
+    (bob,) = Clock.select().where((Clock.game == game_id) & (Clock.seat == 1))
+    frozen_time.move(days=3, minutes=1)
+    with transaction():
+        assert deadlines.act(config, bob.id, frozen_time.now, stale) == 1
+    assert len(moves_of(game_id)) == 2 and searches == [1]  # it thought again, locked
+
+
 
 def test_pbem_new_seats_a_bot_and_refuses_a_level_that_does_not_exist(store, tmp_path,
                                                                       monkeypatch, capsys):

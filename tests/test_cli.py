@@ -444,6 +444,20 @@ def test_status_opens_an_existing_database_read_only_and_leaves_the_key_alone(tm
     assert (tmp_path / "pbem-secret.key").read_text() == key
 
 
+def test_status_reads_the_servers_database_whatever_characters_its_path_holds(tmp_path):
+    home = tmp_path / "games #1 of mine?"  # as written: no URL decoding anywhere
+    home.mkdir()
+    url = f"sqlite:///{home / 'pbem%41.db'}"
+    env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": "k"}
+    done = run_pbem("new", "onyx", "--player", "a@example.org", "--player", "b@example.org",
+                    cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    done = run_pbem("status", cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "games:        1 running" in done.stdout
+    assert [p.name for p in home.iterdir() if p.suffix == ".db"] == ["pbem%41.db"]
+
+
 @pytest.mark.parametrize("argv, code", [(["worker"], 78), (["status"], 78), (["deliver"], 78),
                                         (["ingest"], 75)])
 def test_a_bad_setting_is_named_without_a_traceback(tmp_path, argv, code):

@@ -251,8 +251,8 @@ def test_the_zip_refuses_filters_it_cannot_use(client, query, status, words):
 def test_a_window_answer_names_nobody_in_the_print_while_the_game_runs(
         config, client, monkeypatch, capsys):
     """RULINGS G39, as the game page has it: the print page and `pbem export --format
-    html` say "Someone" for who was asked in a reaction window and who answered, until
-    the game ends."""
+    html` leave out who was asked in a reaction window and who answered, until the game
+    ends."""
     from webgames import play, resign, start
     game_id = start(config, "gemforge", ["ann", "ben"], seed="forge")
     play(game_id, (0, "keep T26 T14 T07"), (1, "keep T08 T06 T23"))  # ann is first
@@ -270,9 +270,8 @@ def test_a_window_answer_names_nobody_in_the_print_while_the_game_runs(
 
     web, cli = plies()
     assert web == cli
-    # ben's pass changes nothing public until a ply the public may see follows it
-    assert web[4:] == ["ann: a secret choice", "ben: a secret choice",
-                       "Someone: a secret choice", "ann: take"]
+    # ben's standing answer and his pass are not printed at all while the game runs
+    assert web[4:] == ["ann: a secret choice", "ben: a secret choice", "ann: take"]
     resign(game_id, 0)
     web, cli = plies()
     assert web == cli

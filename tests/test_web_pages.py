@@ -244,11 +244,15 @@ def test_a_window_answer_names_nobody_while_the_game_runs(config, client):
     page = get(client, f"/games/{game_id}")
     listed = re.findall(r'<li value="(\d+)"[^>]*><a [^>]*>([^<:]+):', page)
     names = ["ann", "ben"]
-    # pref, take; the pass changes nothing public until a ply the public may see follows
-    assert listed[-2:] == [("7", "Someone"), ("8", names[active])]
+    # ben's standing answer and his pass are not in the list at all, nor counted: the
+    # take is ply 7 of 7 to the public, though the log holds 9 plies
+    assert listed[-2:] == [("6", names[other]), ("7", names[active])]
+    assert "Ply 7 of 7" in page and "Someone" not in page
     assert Table.load(game_id, lock=False).game.plies == 9
     resign(game_id, active)
     page = get(client, f"/games/{game_id}")
+    listed = re.findall(r'<li value="(\d+)"[^>]*><a [^>]*>([^<:]+):', page)
+    assert listed[-3:] == [("7", names[other]), ("8", names[active]), ("9", names[other])]
     assert f"{names[other]}: pass" in page and "Someone" not in page
 
 

@@ -13,6 +13,7 @@ The same search must find them once the game is over (a resignation ends it with
 still held), so the check is shown to be able to fail.
 """
 
+import datetime as dt
 import html
 import re
 from dataclasses import dataclass
@@ -216,3 +217,46 @@ def test_a_pass_in_an_open_window_changes_no_public_answer(config, client):
     assert [url for url in urls if before[url] != after[url]] == []
     play(game_id, (second, "pass"))  # the window closes: its outcome is public once shown
     assert Table.load(game_id, lock=False).game.status == "running"
+
+
+def test_a_window_nobody_may_learn_of_leaves_no_trace_after_it_closes(store, config, client,
+                                                                     frozen_time):
+    """Twin worlds, the same deal and the same public moves at the same times: in one, ben
+    asked to be asked in copy windows (a standing answer, G38), was asked after ann's
+    take and passed; in the other he was never asked. After ann's next action, and after
+    one more, every public answer is the same in both, byte for byte: the ply count, the
+    numbers, the list, the times (G39: who was asked, and who answered, is never shown)."""
+    from databases import emptied
+    from pbem.store import Move
+
+    def world(asked: bool) -> list[dict[str, tuple]]:
+        frozen_time.now = dt.datetime(2026, 11, 30, 10, 0)
+        game_id = start(config, "gemforge", ["ann", "ben"], seed="forge")
+        frozen_time.move(hours=1)
+        play(game_id, (0, "keep T26 T14 T07"), (1, "keep T08 T06 T23"))  # ann is first
+        if asked:
+            frozen_time.move(minutes=5)
+            play(game_id, (1, "pref copy-take ask"))
+        frozen_time.now = dt.datetime(2026, 11, 30, 12, 0)
+        play(game_id, (0, "take"))
+        if asked:
+            frozen_time.move(minutes=30)
+            play(game_id, (1, "pass"))
+        seen = []
+        for hour, seat, action in ((14, 0, "set Y T26"), (16, 1, "take")):
+            frozen_time.now = dt.datetime(2026, 11, 30, hour, 0)
+            play(game_id, (seat, action))
+            seen.append(public_responses(client, public_urls(client, game_id)))
+        return seen
+
+    asked = world(asked=True)
+    logged = Move.select().count()
+    emptied(store)
+    never = world(asked=False)
+    assert Move.select().count() == logged - 2  # the standing answer and the pass
+    for after_asked, after_never in zip(asked, never):
+        assert after_asked.keys() == after_never.keys()
+        differ = [url for url in after_asked if after_asked[url] != after_never[url]]
+        assert differ == []
+        page = after_asked["/games/1"][2].decode()
+        assert "Someone" not in page and "reaction window" not in page

@@ -10,7 +10,7 @@ import re
 
 from notation.record import format_record
 from pbem.commands.speaker import Refused, Speaker
-from pbem.conversation import SETTINGS, Notice, your_result
+from pbem.conversation import SETTINGS, Notice, Told, numbered, your_result
 from pbem.engines.base import CHANCE
 from pbem.play import Table, actor_name
 from pbem.store import Move, Request, Seat
@@ -30,12 +30,16 @@ def history(speaker, table, seat, rest):
     if table.game.status == "finished":
         return ["The record so far:\n\n" + format_record(table.record())]
     key = str(seat)
-    moves = Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous).where(
+    moves = Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous, Move.shown).where(
         Move.game == table.game).order_by(Move.ply)
     lines = []
     for move in moves:
-        who = actor_name(table.names, move.seat, move.anonymous, viewer=seat)
-        lines.append(f"#{move.ply} {who}: {move.visible.get(key) or '(hidden)'}")
+        if move.anonymous and move.seat != seat:
+            continue  # G39: not even that someone answered
+        told = Told(move.ply, move.seat, move.visible.get(key), move.anonymous, shown=move.shown)
+        number = numbered(told, seat, over=False) or "(in secret)"
+        lines.append(f"{number} {actor_name(table.names, move.seat, False)}: "
+                     f"{told.text or '(hidden)'}")
     return ["The moves so far, as you may see them:\n\n" + "\n".join(lines or ["(none)"])]
 
 
@@ -52,8 +56,11 @@ def say(speaker, table, seat, rest):
 
 
 def undo(speaker, table, seat, rest):
-    """Ask to take back the last move; when every player has asked or agreed, it is undone."""
-    last = Move.select().where(Move.game == table.game).order_by(Move.ply.desc()).first()
+    """Ask to take back the last move; when every player has asked or agreed, it is undone.
+    The last move everyone may know of: an answer nobody may learn of (RULINGS G39) is
+    neither named nor asked about, and goes with the move it answered."""
+    last = (Move.select().where((Move.game == table.game) & ~Move.anonymous)
+            .order_by(Move.ply.desc()).first())
     if table.game.status != "running" or last is None:
         raise Refused("there is no move to take back.")
     request = Request.get_or_none((Request.game == table.game) & (Request.kind == "undo")
@@ -66,7 +73,7 @@ def undo(speaker, table, seat, rest):
     request.save()
 
     def move(viewer: int) -> str:  # as each player may read it: a secret stays one
-        return f"move #{last.ply} ({last.visible.get(str(viewer)) or 'a secret choice'})"
+        return f"move #{last.shown} ({last.visible.get(str(viewer)) or 'a secret choice'})"
     name = table.names[seat]
     if len(request.agreed) < len(table.seats):
         table.notices.append(Notice(lambda viewer: None if viewer == seat else (
@@ -90,7 +97,7 @@ def _check_undoable(table: Table, last: Move) -> None:
     state = (engine.from_json(before) if before is not None
              else engine.start(table.game.options, len(table.seats), table.game.seed))
     if engine.reveals(state, last.seat, engine.parse(state, last.seat, last.text)):
-        raise Refused(f"move #{last.ply} showed the players something they did not know; "
+        raise Refused(f"move #{last.shown} showed the players something they did not know; "
                       f"it cannot be taken back.")
 
 

@@ -180,9 +180,9 @@ def play_move(speaker: Speaker, table: Table, seat: int, text: str) -> None:
     guard = GUARD.search(text)
     if guard:
         text = GUARD.sub(" ", text).strip()
-        if int(guard.group(1)) != table.next_ply:
+        if int(guard.group(1)) != table.next_number:
             raise Refused(f"you wrote move #{guard.group(1)}, but the game is at move "
-                          f"#{table.next_ply}; look at the position below and send again.")
+                          f"#{table.next_number}; look at the position below and send again.")
     elif _stale(speaker, table, seat):
         raise Refused(f"you answered the mail of move #{speaker.replied_ply + 1}, but others "
                       f"have moved since; look at the position below and send again.")
@@ -197,11 +197,11 @@ def _stale(speaker: Speaker, table: Table, seat: int) -> bool:
     """Whether someone else has made a move this player could see since the mail they
     answered. Secret choices of others do not count: they changed nothing the player was
     shown, and simultaneous choices may arrive in any order."""
-    ply = speaker.replied_ply
-    if ply is None or ply >= table.game.plies:
+    number = speaker.replied_ply  # as everyone numbers the plies (Move.shown)
+    if number is None or number >= table.game.shown_plies:
         return False
     since = Move.select(Move.visible).where(
-        (Move.game == table.game) & (Move.ply > ply) & Move.seat.not_in([seat, CHANCE]))
+        (Move.game == table.game) & (Move.shown > number) & Move.seat.not_in([seat, CHANCE]))
     return any(move.visible.get(str(seat)) for move in since)
 
 

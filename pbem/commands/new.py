@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from pbem.bots import NotABot, bot_address, bot_level, is_bot
+from pbem.competition.rated import split_rated
 from pbem.commands.speaker import ADDRESS, Refused, Speaker, player_for
 from pbem.config import Config
 from pbem.engines import get_engine
@@ -26,8 +27,12 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
     words = rest.split()
     if not words:
         raise Refused("say which game, e.g. `new onyx with bob@example.org`.")
+    if words[0].lower() == "tournament":  # `new tournament onyx swiss rounds=5 with …`
+        from pbem.competition.tournaments import new_tournament
+        return new_tournament(speaker, rest.split(None, 1)[1] if len(words) > 1 else "")
     engine = get_engine(words[0])
-    options, time_options = controls.split_options(dict(OPTION.findall(rest)))
+    options, is_rated = split_rated(dict(OPTION.findall(rest)))
+    options, time_options = controls.split_options(options)
     control = controls.resolve(engine.id, time_options)  # the server's options, not the game's
     invited, robots = named_players(words[1:], speaker.player.email)
     count = len(invited) + len(robots) + 1
@@ -40,7 +45,8 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
         raise Refused(refusal)
     players = ([speaker.player] + [player_for(address) for address in invited]
                + [player_for(bot) for bot in robots])
-    game = create_game(engine, options, players, speaker.player, accepted=False)
+    game = create_game(engine, options, players, speaker.player, accepted=False,
+                       is_rated=is_rated)
     controls.keep(game, control)
     table = Table.load(game.id)
     for seat in table.seats[1:]:
@@ -79,7 +85,8 @@ def named_players(words: list[str], writer: str) -> tuple[list[str], list[str]]:
 def describe_options(table: Table) -> str:
     control = controls.of(table.game.id)
     return ", ".join([f"{k}={v}" for k, v in table.game.options.items()]
-                     + [f"time={control.text}", f"timeout={control.timeout}"])
+                     + [f"time={control.text}", f"timeout={control.timeout}"]
+                     + ["rated=no"] * (not table.game.rated))
 
 
 def invite(config: Config, table: Table, seat: int) -> None:

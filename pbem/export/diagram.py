@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from pbem.export.public import real_ply
 from pbem.export.source import ExportError, is_over, state_at
 from pbem.play import Table
 from pbem.store import Move
@@ -70,7 +71,7 @@ def caption(table: Table, ply: int) -> str:
     head = f"{table.engine.title} #{table.game.id}, {' v '.join(table.names)}"
     if ply == 0:
         return f"{head}: the start"
-    move = Move.get((Move.game == table.game) & (Move.ply == ply))
+    move = Move.get((Move.game == table.game) & (Move.ply == real_ply(table.game, ply)))
     return f"{head}: after ply {ply} of {table.game.plies} ({move_seen(table, move)})"
 
 

@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from pbem.export.diagram import move_seen, ply_svg
+from pbem.export.public import shown_moves, shown_numbers
 from pbem.export.source import ExportError, is_over
 from pbem import TEMPLATES
 from pbem.play import Table, actor_name, display_name, outcome_words
@@ -68,11 +69,9 @@ def print_page(table: Table, every: int = DEFAULT_EVERY, base_url: str = "") -> 
     """The whole page as HTML text."""
     game, names = table.game, table.names
     comments = _comments(table)
-    lines = [PlyLine(move.ply, actor(table, move), move_seen(table, move),
-                     comments.get(move.ply, []))
-             for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible,
-                                     Move.anonymous)
-             .where((Move.game == game) & (Move.ply <= game.plies)).order_by(Move.ply)]
+    lines = [PlyLine(move.number, actor(table, move), move_seen(table, move),
+                     comments.get(move.number, []))
+             for move in shown_moves(game, Move.seat, Move.text, Move.visible, Move.anonymous)]
     stretches = _stretches(table, lines, every)
     options = [(option.name, game.options.get(option.name, option.default))
                for option in table.engine.options]
@@ -98,11 +97,14 @@ def actor(table: Table, move: Move) -> str:
 
 
 def _comments(table: Table) -> dict[int, list[str]]:
-    """The players' `say` comments by the ply they follow (0: before the first move)."""
+    """The players' `say` comments by the public's number of the ply they follow (0:
+    before the first move)."""
+    said = list(Comment.select().where(Comment.game == table.game)
+                .order_by(Comment.created, Comment.id))
+    numbers = shown_numbers(table.game, {comment.ply for comment in said if comment.ply > 0})
     by_ply: dict[int, list[str]] = {}
-    for comment in (Comment.select().where(Comment.game == table.game)
-                    .order_by(Comment.created, Comment.id)):
-        by_ply.setdefault(max(comment.ply, 0), []).append(
+    for comment in said:
+        by_ply.setdefault(numbers.get(comment.ply, 0), []).append(
             f"{table.names[comment.seat]}: {comment.text}")
     return by_ply
 

@@ -9,7 +9,7 @@ web answers it as text/plain and the CLI prints it and exits non-zero.
 from __future__ import annotations
 
 from pbem.engines import ENGINES
-from pbem.export.public import as_public
+from pbem.export.public import as_public, real_ply
 from pbem.play import Table, display_name
 from pbem.store import Game, Move, Player, Seat
 from pbem.store.prepared import Prepared
@@ -73,12 +73,13 @@ def parse_ply(table: Table, text: str | int | None) -> int:
 
 
 def state_at(table: Table, ply: int):
-    """The state after `ply` plies, from the stored snapshot of that ply (no replay)."""
+    """The state after the public's ply `ply` (pbem.export.public), from the stored
+    snapshot of that ply (no replay)."""
     if ply == table.game.plies:
         return table.state
     if ply == 0:
         return table.engine.start(table.game.options, len(table.seats), table.game.seed)
-    return table.engine.from_json(_SNAPSHOT.get(table.game.id, ply).state)
+    return table.engine.from_json(_SNAPSHOT.get(table.game.id, real_ply(table.game, ply)).state)
 
 
 #: The snapshot alone (the print page reads fifteen), its SQL written once.

@@ -42,13 +42,16 @@ def thread_id(config: Config, game_id: int) -> str:
 
 
 def message_id(config: Config, game_id: int | None, ply: int, seat: int | None) -> str:
-    """Ours encode game, ply and seat, so a reply tells which position its author saw."""
+    """Ours encode game, ply and seat, so a reply tells which position its author saw. The
+    ply is numbered as everyone may know it (`Game.shown_plies`), so no Message-ID counts
+    an answer its reader may not learn of (RULINGS G39)."""
     where = f"{game_id}.{ply}.{seat if seat is not None else 'x'}" if game_id else "note"
     return f"<pbem.{where}.{secrets.token_hex(6)}@{config.domain}>"
 
 
 def ply_replied_to(config: Config, message_ids: list[str], game_id: int) -> int | None:
-    """The ply of the newest of our mails about `game_id` that a reply refers to."""
+    """The ply (as numbered for everyone, `Move.shown`) of the newest of our mails about
+    `game_id` that a reply refers to."""
     for mid in message_ids:
         parts = mid.strip("<>").split("@", 1)[0].split(".")
         if (len(parts) == 5 and parts[0] == "pbem" and parts[1] == str(game_id)

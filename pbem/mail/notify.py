@@ -73,12 +73,12 @@ def status(table: Table, viewer: int) -> str:
         waiting = [s.player.name for s in table.seats if s.answer is None]
         return f"Waiting for {', '.join(waiting)} to accept."
     if viewer in table.to_act:
-        return f"It is your turn (move #{table.next_ply})."
+        return f"It is your turn (move #{table.next_number})."
     shown = table.engine.shown_to_act(table.state, viewer)
     if shown is None:
-        return f"Waiting for the answers to a reaction window (move #{table.next_ply})."
+        return f"Waiting for the answers to a reaction window (move #{table.next_number})."
     names = [table.names[s] for s in sorted(shown) if s != CHANCE]
-    return f"Waiting for {', '.join(names)} (move #{table.next_ply})."
+    return f"Waiting for {', '.join(names)} (move #{table.next_number})."
 
 
 def with_names(table: Table, text: str) -> str:
@@ -123,7 +123,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     context = {
         "report": report, "notes": list(notes), "news": news, "identity": identity or "",
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
-        "clock": clock, "move_number": table.next_ply, "finished": finished,
+        "clock": clock, "move_number": table.next_number, "finished": finished,
         "game": {"id": game.id, "title": engine.title}, "dealt": engine.dealt,
         "players": players_line(table, seat),
         "url": f"{config.web_url}/games/{game.id}",
@@ -134,7 +134,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     token = seat_token(config.secret_key, game.id, seat)
     return compose.build(config, (player.name, player.email), subject(table), "game", context,
                          reply_to=reply_address(token, config.domain), game_id=game.id,
-                         ply=game.plies, seat=seat, in_reply_to=in_reply_to)
+                         ply=game.shown_plies, seat=seat, in_reply_to=in_reply_to)
 
 
 def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:

@@ -33,6 +33,7 @@ from peewee import IntegrityError, OperationalError, fn
 from pbem.commands import (Speaker, command_lines, owner_of, player_for, run_game_mail,
                            run_global_mail)
 from pbem.commands.account import confirm_address
+from pbem.competition.tournaments import answer_invitation
 from pbem.config import Config
 from pbem.logs import about_game, about_mail
 from pbem.mail import limits, notices, notify, refusals
@@ -296,6 +297,9 @@ def authenticate(intake: Intake) -> bool:
             return intake.stop("done: a second address confirmed")
         if request is None or request.player.email != sender or not request.open:
             return intake.stop("ignored: confirmation not for this sender, or already used")
+        if request.kind == "tournament":  # an invitation's answer: run_commands reads it
+            intake.player = request.player
+            return False
         return _confirm(intake, request)
     intake.player = player_for(sender, intake.mail.sender_name)
     if intake.player.confirmed:
@@ -376,6 +380,8 @@ def run_commands(intake: Intake) -> bool:
         if found is not None and found.game is not None:
             speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
             report = run_game_mail(speaker, found.game, found.seat, intake.lines)
+        elif _invitation(found) is not None:  # a tournament's: pbem.competition
+            report = answer_invitation(speaker, _invitation(found), intake.lines)
         else:
             report = run_global_mail(speaker, intake.lines)
         only_errors = report is not None and not (report.applied or report.held)
@@ -386,6 +392,13 @@ def run_commands(intake: Intake) -> bool:
     if only_errors:
         return intake.stop(f"{limits.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
     return intake.stop(f"done: {len(intake.lines)} line(s)")
+
+
+def _invitation(found: Route | None) -> Request | None:
+    """The tournament invitation a reply answers (its token is a request's), or None."""
+    if found is None or found.request is None:
+        return None
+    return Request.get_or_none((Request.id == found.request) & (Request.kind == "tournament"))
 
 
 STEPS = (drop_duplicate, ignore_robots, limit_rate, require_dmarc, refuse_oversized,

@@ -29,11 +29,16 @@ SQLITE_PRAGMAS = {
 }
 
 
+def sqlite_path(url: str) -> str:
+    """The file of a `sqlite:///PATH` URL: PATH as written, every character of it (no
+    URL decoding, no options), so that `pbem status` and the server read the same file."""
+    return url.split("sqlite:///", 1)[-1] if "sqlite:///" in url else ":memory:"
+
+
 def open_database(url: str, migrate: bool = True) -> Database:
     """Connect the models to the database at `url` and bring its schema up to date."""
     if url.startswith("sqlite:"):
-        path = url.split("sqlite:///", 1)[-1] if "sqlite:///" in url else ":memory:"
-        db = SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, check_same_thread=False)
+        db = SqliteDatabase(sqlite_path(url), pragmas=SQLITE_PRAGMAS, check_same_thread=False)
     elif url.startswith(("postgres://", "postgresql://")):
         db = ReconnectingPostgres(**parse(url))  # psycopg 3 when psycopg2 is absent
     else:

@@ -11,8 +11,10 @@ import datetime as dt
 import json
 
 from peewee import (SQL, BlobField, BooleanField, CharField, DatabaseProxy, DateField,
-                    DateTimeField, ForeignKeyField, IntegerField, Model, TextField)
+                    DateTimeField, DoubleField, ForeignKeyField, IntegerField, Model,
+                    TextField)
 
+from pbem import clock
 from pbem.store.prepared import Prepared
 
 #: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
@@ -21,7 +23,8 @@ database = DatabaseProxy()
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    """Now, as rows keep it: the server's one clock (`pbem.clock.now`, which tests set)."""
+    return clock.now()
 
 
 class JSONField(TextField):
@@ -56,12 +59,16 @@ class Game(BaseModel):
     commitment = CharField()  # its SHA-256, published at the start
     status = CharField(default="inviting")  # inviting running finished cancelled
     plies = IntegerField(default=0)  # moves in the log
+    # Of those, the ones the public may know of while the game runs: not anonymous
+    # (RULINGS G39). Pages and mail number a running game's plies by these.
+    shown_plies = IntegerField(default=0)
     state = JSONField(null=True)  # snapshot after the last move
     result = CharField(default="*")
     termination = TextField(default="")  # why it ended, in words
     creator = ForeignKeyField(Player, null=True, backref="created_games")
     created = DateTimeField(default=utcnow, index=True)  # invitations a day (mail.limits)
     updated = DateTimeField(default=utcnow, index=True)
+    rated = BooleanField(default=True)  # `rated=no`: a friendly game (pbem.competition)
 
     class Meta:
         # The archive index's pages (pbem.web.search): each index holds every column its
@@ -101,10 +108,13 @@ class Move(BaseModel):
     source = CharField(default="")  # the Message-ID it came in, 'cli', 'dealer'
     anonymous = BooleanField(default=False)  # the others may not learn who (engine.anonymous)
     revealed = TextField(null=True)  # what it showed everyone (engine.revelation), for news
+    # Its number as the public may know it while the game runs: the plies up to it that
+    # are not anonymous (an anonymous one repeats the number of the ply before it).
+    shown = IntegerField(default=0)
     created = DateTimeField(default=utcnow)
 
     class Meta:
-        indexes = ((("game", "ply"), True),)
+        indexes = ((("game", "ply"), True), (("game", "shown"), False))
 
 
 class Comment(BaseModel):
@@ -146,7 +156,7 @@ class Outbox(BaseModel):
     last_error = TextField(default="")
 
     class Meta:
-        # Our last mail to an address, newest first, from the index alone (0013).
+        # Our last mail to an address, newest first, from the index alone (0014).
         indexes = ((("recipient", "id"), False),)
 
 
@@ -240,5 +250,91 @@ _BANNED = Prepared(lambda address, domain: Ban.select(SQL("1"))
                    .where(Ban.address.in_([address, domain])).limit(1))
 
 
+# -- competition (pbem.competition) -------------------------------------------------------
+
+class Rating(BaseModel):
+    """A player's rating in one game (engine), as the last rated game left it.
+    Doubles, not reals: a rebuild must give the same numbers to the last bit."""
+    player = ForeignKeyField(Player, backref="ratings", on_delete="CASCADE")
+    engine = CharField()
+    mu = DoubleField()
+    sigma = DoubleField()
+    games = IntegerField(default=0)
+    updated = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("player", "engine"), True), (("engine", "games"), False))
+
+
+class RatingChange(BaseModel):
+    """A player's rating after one rated game: the history a player's page plots, and
+    the mark that a game has been rated (once)."""
+    game = ForeignKeyField(Game, backref="rating_changes", on_delete="CASCADE")
+    player = ForeignKeyField(Player, backref="rating_changes", on_delete="CASCADE")
+    engine = CharField()
+    mu = DoubleField()
+    sigma = DoubleField()
+    at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "player"), True), (("player", "engine", "at"), False))
+
+
+class Tournament(BaseModel):
+    """A tournament by mail (pbem.competition.tournaments): its game, format and the
+    options every one of its games is made with; which round it is in."""
+    engine = CharField()
+    kind = CharField()  # round-robin or swiss
+    options = JSONField(default=dict)  # the games' options, time= and rated= among them
+    rounds = IntegerField(default=0)  # swiss: as asked; round-robin: from the entrants
+    double = BooleanField(default=False)  # round-robin: each pair twice, seats swapped
+    table = IntegerField(default=2)  # players at each game
+    organiser = ForeignKeyField(Player, backref="organised")
+    status = CharField(default="inviting", index=True)  # inviting running finished cancelled
+    round = IntegerField(default=0)  # the round being played; 0 before the first
+    starts = DateTimeField(null=True)  # the first round not before (the organiser's date)
+    created = DateTimeField(default=utcnow)
+
+
+class Entrant(BaseModel):
+    """A player invited to a tournament: their answer, seeding and withdrawal."""
+    tournament = ForeignKeyField(Tournament, backref="entrants", on_delete="CASCADE")
+    player = ForeignKeyField(Player, backref="entries")
+    number = IntegerField()  # the order the organiser named them: the seeding
+    answer = CharField(null=True)  # accepted, declined or None (waiting)
+    withdrawn = IntegerField(null=True)  # the round after which they play no more
+    why = TextField(default="")  # withdrew, did not play a game, ...
+
+    class Meta:
+        indexes = ((("tournament", "player"), True),)
+
+
+class Pairing(BaseModel):
+    """One game of a tournament's round, or a bye, or a forfeit: the players in seat order
+    and, where no game is played, their points."""
+    tournament = ForeignKeyField(Tournament, backref="pairings", on_delete="CASCADE")
+    round = IntegerField()
+    game = ForeignKeyField(Game, null=True, backref="pairings", on_delete="SET NULL")
+    players = JSONField()  # player ids in seat order
+    shares = JSONField(null=True)  # without a game: "1" for a bye, "1"/"0" for a forfeit
+
+    class Meta:
+        indexes = ((("tournament", "round"), False),)
+
+
+class Seek(BaseModel):
+    """An open challenge (pbem.competition.seeks): a game anyone may join."""
+    engine = CharField()
+    options = JSONField(default=dict)  # the game's options, time= and rated= among them
+    player = ForeignKeyField(Player, backref="seeks", on_delete="CASCADE")
+    low = DoubleField(null=True)  # the joiner's rating at least (rating=1500-1800)
+    high = DoubleField(null=True)  # ... at most
+    status = CharField(default="open", index=True)  # open joined withdrawn expired
+    game = ForeignKeyField(Game, null=True, on_delete="SET NULL")
+    created = DateTimeField(default=utcnow)
+    expires = DateTimeField(index=True)
+
+
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice)
+          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice,
+          Rating, RatingChange, Tournament, Entrant, Pairing, Seek)

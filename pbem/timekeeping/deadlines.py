@@ -11,7 +11,8 @@ At the end of a wait: a reaction window's silence is a pass; a decision the ruli
 a default (6 nimmt!'s lowest card, Gem Forge's, Onix's part 2) is played; otherwise
 `timeout=auto` plays a random legal decision and `timeout=forfeit` ends the game.
 `timeout=bot` has the `normal` bot (pbem.bots) play for them, ruled default or not
-(a window's silence stays a pass). Every
+(a window's silence stays a pass); its search runs before the game is locked (`BotTurn`),
+so a bot's seconds of thought never hold a player's move to the same game. Every
 move played for a player has the source `timeout` and the record comment
 `{NAME: automatic: time ran out}` (a hidden one: only once the record is published).
 """
@@ -21,9 +22,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+from dataclasses import dataclass
 
 from pbem import bots, clock
 from pbem.config import Config
+from pbem.engines.game import deal_while_due
 from pbem.play import Table
 from pbem.store import Comment, transaction
 from pbem.store.models import Clock
@@ -44,8 +47,9 @@ def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200) ->
         if not claim(row.id, now):
             continue  # another scheduler has it
         try:
+            turn = bot_turn(row.id, now)  # outside the transaction: a search takes seconds
             with transaction():
-                acted += act(config, row.id, now)
+                acted += act(config, row.id, now, turn)
         except Exception:  # the claim runs out, and a later run tries again
             log.exception("acting on clock %s failed", row.id)
     return acted
@@ -61,7 +65,40 @@ def claim(clock_id: int, now: dt.datetime) -> bool:
     return claimed == 1
 
 
-def act(config: Config, clock_id: int, now: dt.datetime) -> int:
+@dataclass
+class BotTurn:
+    """What the bot would play for a seat whose time ran out, thought out on the game as
+    it was after `plies` plies, before the game was locked; used only if it still is."""
+    plies: int
+    texts: list[str]
+
+
+def bot_turn(clock_id: int, now: dt.datetime) -> BotTurn | None:
+    """The bot's whole turn for a clock that has run out in a `timeout=bot` game (None
+    for any other clock). Read without a lock and played on the engine alone, the
+    dealer's moves drawn as the table would draw them, so the texts are the table's."""
+    row = Clock.get_or_none(Clock.id == clock_id)
+    if (row is None or row.window or not row.waiting or row.due is None or row.due > now
+            or ledger.remaining(row, now) > 0 or controls.of(row.game_id).timeout != "bot"):
+        return None
+    table = Table.load(row.game_id, lock=False)
+    if table.game.status != "running":
+        return None
+    engine, state, plies = table.engine, table.state, table.game.plies
+    turn = BotTurn(plies, [])
+    for _ in range(MAX_STEPS):
+        if row.seat not in engine.to_act(state):
+            break
+        decision = bots.decide(engine, state, row.seat, bots.DEFAULT_LEVEL,
+                               seed=table.game.seed, ply=plies + 1)
+        turn.texts.append(engine.notation(state, row.seat, decision))
+        state = engine.apply(state, row.seat, decision)
+        state, dealt = deal_while_due(engine, state, table.game.seed, plies + 1)
+        plies += 1 + len(dealt)
+    return turn
+
+
+def act(config: Config, clock_id: int, now: dt.datetime, turn: BotTurn | None = None) -> int:
     """Remind or time out, if the clock is still due once the game is locked; 1 if acted."""
     row = Clock.get_or_none(Clock.id == clock_id)
     if row is None:
@@ -75,7 +112,7 @@ def act(config: Config, clock_id: int, now: dt.datetime) -> int:
             ledger.settle(table, now)  # a clock out of step with the game: mend it
             return 0
         if ledger.remaining(row, now) <= 0:
-            time_out(config, table, row, now)
+            time_out(config, table, row, now, turn)
         else:
             remind(config, table, row, now)
         return 1
@@ -120,13 +157,15 @@ def consequence(table: Table, row: Clock) -> str:
 
 # -- timeouts --------------------------------------------------------------------------
 
-def time_out(config: Config, table: Table, row: Clock, now: dt.datetime) -> None:
-    """Play for the seat what the rulings or `timeout=auto` say, or end the game."""
+def time_out(config: Config, table: Table, row: Clock, now: dt.datetime,
+             turn: BotTurn | None = None) -> None:
+    """Play for the seat what the rulings, `timeout=auto` or the bot's `turn` say, or
+    end the game."""
     from pbem import conversation  # the policy mails; it reads the clocks: import late
     from pbem.commands import resume_held
     from pbem.mail.notify import Report
     seat, game = row.seat, table.game
-    played = play_for(table, row)
+    played = play_for(table, row, turn)
     name = table.names[seat]
     if still_waiting(table, row):  # no default, and timeout=forfeit: everyone is told
         table.resign(seat, why=f"{name} ran out of time")
@@ -152,17 +191,21 @@ def announce(table: Table, text: str) -> None:
     table.notices.append(Notice(lambda viewer: text))
 
 
-def play_for(table: Table, row: Clock) -> list[str]:
+def play_for(table: Table, row: Clock, turn: BotTurn | None = None) -> list[str]:
     """The decisions played for the seat, until the game no longer waits for it in this
-    wait (a turn of several decisions is played out)."""
+    wait (a turn of several decisions is played out). A bot's `turn` thought out on this
+    very position is played as it is; had the game moved on, the bot thinks again here."""
     timeout = controls.of(table.game.id).timeout
     auto = row.window or timeout == "auto"
+    thought = list(turn.texts) if turn is not None and turn.plies == table.game.plies else []
     played = []
     for _ in range(MAX_STEPS):
         if not still_waiting(table, row):
             break
         state, seat = table.state, row.seat
-        if timeout == "bot" and not row.window:
+        if thought and not row.window:
+            decision = table.engine.parse(state, seat, thought.pop(0), names=table.names)
+        elif timeout == "bot" and not row.window:
             decision = bots.decide(table.engine, state, seat, bots.DEFAULT_LEVEL,
                                    seed=table.game.seed, ply=table.next_ply)
         else:

@@ -14,6 +14,7 @@ from pbem.engines import ENGINES
 from pbem import TEMPLATES
 from pbem.store import Game
 from pbem.web.archive import archive
+from pbem.web.competition import competition
 from pbem.web.exports import exports
 from pbem.web.game_page import game_page
 from pbem.web.health import health_check
@@ -47,4 +48,5 @@ def create_app(config: Config) -> Flask:
     app.register_blueprint(archive)  # /games, /players/<id>: the archive's lists
     app.register_blueprint(game_page)  # /games/<id>: one game, any ply
     app.register_blueprint(rules)  # /rules/<engine>, its notation guide
+    app.register_blueprint(competition)  # /ratings/<engine>, /tournaments, /seeks
     return app

@@ -23,12 +23,14 @@ from pbem.play import display_name
 from pbem.play import outcome_words as won_words
 from pbem.store import Game, Player, Seat
 from pbem.export.public import public_listing
+from pbem.web.competition import player_ratings
 from pbem.web.search import STATUSES, FilterError, GameFilters, page_of
 
 archive = Blueprint("archive", __name__)
 
 #: What a row of the index needs: never the snapshot (large) nor the seed (secret).
 LISTED = (Game.id, Game.engine, Game.status, Game.result, Game.termination, Game.plies,
+          Game.shown_plies,
           Game.created, Game.updated)
 STYLESHEET = Path(TEMPLATES) / "web"
 
@@ -148,7 +150,7 @@ def player_page(player_id: int):
             if row["game"].status == "finished" else ""
     return render_template("web/player.html", player=player, name=display_name(player.name),
                            rows=rows, more=more, pages=GameFilters(page=filters.page),
-                           record=tally(player_id))
+                           record=tally(player_id), ratings=player_ratings(player))
 
 
 def tally(player_id: int) -> dict[str, int]:

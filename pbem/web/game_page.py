@@ -32,7 +32,7 @@ from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import Seated, outcome_words, refused, seats_of
-from pbem.export.public import as_public
+from pbem.export.public import as_public, real_ply, shown_moves, shown_numbers
 
 game_page = Blueprint("game_page", __name__)
 game_page.register_error_handler(400, refused)
@@ -88,8 +88,9 @@ def seat_labels(engine: Engine, options: dict, count: int) -> list[str]:
 
 
 def move_list(game: Game, seated: list[Seated], finished: bool) -> tuple[list[Ply], list[str]]:
-    """Every ply as the public may read it (all of it once finished), with comments; and
-    the comments made before the first move."""
+    """Every ply as the public may read it (all of it once finished), numbered as the
+    public may know it (pbem.export.public), with comments; and the comments made before
+    the first move."""
     names = {seat.number: seat.name for seat in seated}
     # Of a running game only the public text leaves the database (each seat's own texts
     # stay there); once it is over, the full text.
@@ -97,19 +98,18 @@ def move_list(game: Game, seated: list[Seated], finished: bool) -> tuple[list[Pl
     plies = [Ply(number, actor_name(names, seat, anonymous, over=finished), text,
                  seat == CHANCE, [])
              for number, seat, text, anonymous
-             in Move.select(Move.ply, Move.seat, shown, Move.anonymous)
-             .where((Move.game == game) & (Move.ply <= game.plies))  # as_public's plies
-             .order_by(Move.ply).tuples()]
+             in shown_moves(game, Move.seat, shown, Move.anonymous).tuples()]
+    comments = list(Comment.select(Comment.ply, Comment.seat, Comment.text)
+                    .where(Comment.game == game).order_by(Comment.created, Comment.id).tuples())
+    numbers = shown_numbers(game, {ply for ply, _, _ in comments if ply > 0})
     before: list[str] = []
-    for ply, seat, text in (Comment.select(Comment.ply, Comment.seat, Comment.text)
-                            .where(Comment.game == game)
-                            .order_by(Comment.created, Comment.id).tuples()):
+    for ply, seat, text in comments:
         said = f"{names.get(seat, f'#{seat + 1}')}: {text}"
-        if 0 < ply <= len(plies):
-            plies[ply - 1].comments.append(said)
-        elif ply <= 0:
+        number = numbers.get(ply, ply)
+        if 0 < number <= len(plies):
+            plies[number - 1].comments.append(said)
+        elif number <= 0:
             before.append(said)
-        # else: said after a ply the public may not know of yet; shown once it may
     return plies, before
 
 
@@ -121,12 +121,14 @@ def public_text():
 
 
 def state_at(game: Game, engine: Engine, ply: int, players: int):
-    """The state after `ply` plies: the game's snapshot, a move's snapshot, or the start."""
+    """The state after the public's ply `ply`: the game's snapshot, a move's snapshot, or
+    the start."""
     if ply == game.plies:
         return engine.from_json(game.state)
     if ply == 0:
         return engine.start(game.options, players)  # no deal yet, so no seed needed
-    row = Move.select(Move.state).where(Move.game == game, Move.ply == ply).get()
+    row = Move.select(Move.state).where(Move.game == game,
+                                        Move.ply == real_ply(game, ply)).get()
     return engine.from_json(row.state)
 
 
