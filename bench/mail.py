@@ -10,9 +10,11 @@ ply 10 and near ply 300 of one long Onyx game (26×26, open setup).
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import smtplib
 import socket
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -25,8 +27,9 @@ from pbem.engines import ENGINES
 from pbem.engines.game import selfplay
 from pbem.mail.listener import start_listener
 from pbem.mail.tokens import reply_address, seat_token
-from pbem.store import Game, open_database
-from pbem.store.models import database
+from pbem.store import Game, Inbound, Move, Outbox, Player, Seat, open_database, transaction
+from pbem.store.database import SQLITE_PRAGMAS
+from pbem.store.models import database, utcnow
 
 PLAYERS = ["alice@example.org", "bob@example.org"]
 BIG = {"board": "26", "setup": "open"}
@@ -57,17 +60,22 @@ def move_mail(config: Config, game_id: int, seat: int, number: int, text: str) -
     return bytes(message)
 
 
-def play_by_mail(url: str, moves: list[str]) -> list[float]:
-    """Seconds per move, for every move of `moves`, through SMTP on loopback."""
+def play_by_mail(url: str, moves: list[str], fill=None) -> tuple[list[float], list[float]]:
+    """(CPU seconds, wall seconds) per move, for every move of `moves`, through SMTP on
+    loopback. CPU is the server's: this process's (time.process_time, other work on the
+    machine does not count) less what the client's thread spent sending
+    (time.thread_time). `fill(config)`, if given, stores history before the game starts."""
     with tempfile.TemporaryDirectory() as workdir:
         config = Config(domain="pbem.test", secret_key="bench", database_url=url,
                         maildir=os.path.join(workdir, "mail"), rate_limit=10**9,
                         smtp_listen=f"127.0.0.1:{free_port()}")
         db = open_database(url)
+        if fill is not None:
+            fill(config)
         game_id = start_game(config, ENGINES["onyx"], BIG, PLAYERS)
         listener = start_listener(config, config.smtp_listen)
         host, port = config.smtp_listen.split(":")
-        times = []
+        cpu, wall = [], []
         try:  # the game is checked at the end: every move must have been played
             with smtplib.SMTP(host, int(port)) as smtp:
                 for number, text in enumerate(moves, start=1):
@@ -75,9 +83,12 @@ def play_by_mail(url: str, moves: list[str]) -> list[float]:
                     raw = move_mail(config, game_id, seat, number, text)
                     to = reply_address(seat_token(config.secret_key, game_id, seat),
                                        config.domain)
-                    start = time.perf_counter()
+                    start, start_cpu = time.perf_counter(), time.process_time()
+                    client = time.thread_time()
                     smtp.sendmail(PLAYERS[seat], [to], raw)
-                    times.append(time.perf_counter() - start)
+                    client = time.thread_time() - client
+                    cpu.append(time.process_time() - start_cpu - client)
+                    wall.append(time.perf_counter() - start)
             played = Game.get_by_id(game_id).plies
             if played != len(moves):
                 raise RuntimeError(f"only {played} of {len(moves)} moves were played")
@@ -85,32 +96,148 @@ def play_by_mail(url: str, moves: list[str]) -> list[float]:
             listener.stop()
             db.close()
             database.initialize(None)
-        return times
+        return cpu, wall
 
 
-def report(label: str, times: list[float]) -> None:
+def raw_commits(path: str, count: int = 3000) -> float:
+    """CPU seconds of one small INSERT and its commit in plain sqlite3, with the
+    product's pragmas (WAL, synchronous=normal): the store's own floor."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    for name, value in SQLITE_PRAGMAS.items():
+        connection.execute(f"PRAGMA {name} = {value}")
+    connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT)")
+    start = time.process_time()
+    for number in range(count):
+        connection.execute("BEGIN")
+        connection.execute("INSERT INTO t (text) VALUES (?)", (f"move {number}",))
+        connection.execute("COMMIT")
+    spent = time.process_time() - start
+    connection.close()
+    return spent / count
+
+
+class _Accept:
+    async def handle_DATA(self, server, session, envelope):
+        return "250 OK"
+
+
+def plain_mails(moves: list[str], count: int = 300) -> float:
+    """The server's CPU seconds (as play_by_mail counts them) for one move's mail sent
+    over the same SMTP conversation to a listener that only says 250: what SMTP on
+    loopback costs before pbem does anything."""
+    from aiosmtpd.controller import Controller
+    controller = Controller(_Accept(), hostname="127.0.0.1", port=free_port())
+    controller.start()
+    config = Config(domain="pbem.test", secret_key="bench")
+    try:
+        with smtplib.SMTP("127.0.0.1", controller.port) as smtp:
+            raws = [move_mail(config, 1, n % 2, n + 1, moves[n % len(moves)])
+                    for n in range(count)]
+            start, client = time.process_time(), time.thread_time()
+            for number, raw in enumerate(raws):
+                smtp.sendmail(PLAYERS[number % 2], ["pbem@pbem.test"], raw)
+            spent = time.process_time() - start - (time.thread_time() - client)
+    finally:
+        controller.stop()
+    return spent / count
+
+
+def history(config: Config, mails: int = 20_000, games: int = 10_000,
+            moves_each: int = 5) -> None:
+    """A store that has seen a lot: `mails` earlier mails from each player (and as many
+    of ours to them, delivered), over the two months before the last hour, and `games`
+    finished games of theirs with `moves_each` moves each."""
+    engine = ENGINES["onyx"]
+    final = selfplay(engine, {"board": "12"}, 2, "history")
+    state = engine.to_json(final.state)
+    now = utcnow()
+    with transaction():
+        players = [Player.create(email=email, name=email.split("@")[0], confirmed=True)
+                   for email in PLAYERS]
+        for number, email in enumerate(PLAYERS):
+            for first in range(0, mails, 500):
+                when = [now - dt.timedelta(hours=2, minutes=3 * n)
+                        for n in range(first, min(first + 500, mails))]
+                Inbound.insert_many([{"message_id": f"<old.{number}.{first + i}@example.org>",
+                                      "sender": email, "raw": b"From: x\r\n\r\nF6\r\n",
+                                      "received": w, "outcome": "done: 1 line(s)"}
+                                     for i, w in enumerate(when)]).execute()
+                Outbox.insert_many([{"recipient": email, "message": b"From: pbem\r\n\r\nhi",
+                                     "created": w, "next_attempt": w, "sent": w}
+                                    for w in when]).execute()
+        for first in range(0, games, 500):
+            count = min(500, games - first)
+            Game.insert_many([{"engine": "onyx", "options": engine.resolve_options({"board": "12"}),
+                               "seed": f"h{first + i}", "commitment": "", "status": "finished",
+                               "plies": moves_each, "state": state, "result": "1-0"}
+                              for i in range(count)]).execute()
+            ids = [g.id for g in Game.select(Game.id).order_by(Game.id.desc()).limit(count)]
+            Seat.insert_many([{"game": g, "number": n, "player": players[n],
+                               "answer": "accepted", "told": moves_each} for g in ids
+                              for n in range(2)]).execute()
+            Move.insert_many([{"game": g, "ply": p, "seat": (p - 1) % 2, "text": "F6",
+                               "state": state, "visible": {}} for g in ids
+                              for p in range(1, moves_each + 1)]).execute()
+
+
+def percentile(times: list[float], share: float) -> float:
     ordered = sorted(times)
-    p50, p99 = ordered[len(ordered) // 2], ordered[int(len(ordered) * 0.99)]
-    early = statistics.median(times[5:15])
-    late = statistics.median(times[295:305])
-    print(f"  {label:10} {len(times) / sum(times):7.1f} moves/s   p50 {p50 * 1e3:6.2f} ms"
-          f"   p99 {p99 * 1e3:6.2f} ms   ply 10: {early * 1e3:5.2f} ms"
-          f"   ply 300: {late * 1e3:5.2f} ms   ratio {late / early:4.2f}")
+    return ordered[min(int(len(ordered) * share), len(ordered) - 1)]
+
+
+def report(label: str, cpu: list[float], wall: list[float], commit: float) -> None:
+    early = statistics.median(cpu[5:15])
+    late = statistics.median(cpu[295:305])
+    per_move = sum(cpu) / len(cpu)
+    print(f"  {label:10} {1 / per_move:6.1f} moves/s of CPU ({per_move * 1e3:.2f} ms a move;"
+          f" {per_move / commit:.0f} raw commits)   CPU p50 {percentile(cpu, .5) * 1e3:5.2f} ms"
+          f"  p99 {percentile(cpu, .99) * 1e3:5.2f} ms   wall p50 "
+          f"{percentile(wall, .5) * 1e3:5.2f} ms  p99 {percentile(wall, .99) * 1e3:5.2f} ms")
+    print(f"  {'':10} CPU at ply 10: {early * 1e3:5.2f} ms   ply 300: {late * 1e3:5.2f} ms"
+          f"   ratio {late / early:4.2f}")
 
 
 def run(seconds: float) -> None:
-    print("\nMoves by mail, end to end (SMTP in, validated, stored, outbox written; one core)")
+    print("\nMoves by mail, end to end (SMTP in, validated, stored, outbox written; one core;"
+          " the server's CPU time)")
     moves = long_game()[:320]
     with tempfile.TemporaryDirectory() as workdir:
-        report("SQLite", play_by_mail(f"sqlite:///{workdir}/bench.db", moves))
+        commit = raw_commits(f"{workdir}/raw.db")
+    plain = plain_mails(moves)
+    with tempfile.TemporaryDirectory() as workdir:  # templates compiled, caches filled
+        play_by_mail(f"sqlite:///{workdir}/warm.db", moves[:40])
+    print(f"  baselines: raw SQLite WAL commit {commit * 1e6:.0f} µs of CPU "
+          f"({1 / commit:,.0f}/s); the same mail to an SMTP listener that only says 250: "
+          f"{plain * 1e3:.2f} ms")
+    with tempfile.TemporaryDirectory() as workdir:
+        report("SQLite", *play_by_mail(f"sqlite:///{workdir}/bench.db", moves), commit)
     tracemalloc.start()  # a second run: tracing slows Python down several times
     with tempfile.TemporaryDirectory() as workdir:
         play_by_mail(f"sqlite:///{workdir}/bench.db", moves)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"  peak memory of a SQLite run (traced apart): {peak / 1024:.0f} KiB")
+    flat(moves[:80])
     postgres = os.environ.get("PBEM_BENCH_DATABASE_URL")
     if postgres:
-        report("PostgreSQL", play_by_mail(postgres, moves))
+        report("PostgreSQL", *play_by_mail(postgres, moves), commit)
+        print("  (PostgreSQL: the server's own CPU is in another process, not counted)")
     else:
         print("  PostgreSQL: set PBEM_BENCH_DATABASE_URL to an empty database to measure it")
+
+
+def flat(moves: list[str]) -> None:
+    """The same 80 moves on an empty store and on one that holds 20,000 earlier mails
+    from each player (and 20,000 of ours to each) and 10,000 finished games of theirs."""
+    with tempfile.TemporaryDirectory() as workdir:
+        empty, _ = play_by_mail(f"sqlite:///{workdir}/empty.db", moves)
+    with tempfile.TemporaryDirectory() as workdir:
+        full, _ = play_by_mail(f"sqlite:///{workdir}/full.db", moves, fill=history)
+    before, after = statistics.median(empty[5:]), statistics.median(full[5:])
+    print(f"  a move on an empty store: {before * 1e3:.2f} ms of CPU; with 20,000 earlier "
+          f"mails from and to each player and 10,000 stored games: {after * 1e3:.2f} ms "
+          f"(ratio {after / before:.2f})")
+
+
+if __name__ == "__main__":
+    run(3.0)

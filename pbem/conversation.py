@@ -44,6 +44,7 @@ from pbem.mail.notify import Report
 from pbem.play import Happening, Table, actor_name
 from pbem.store import Comment, Move, Player, Seat
 from pbem.store.models import Follow
+from pbem.store.prepared import Prepared
 from pbem.timekeeping import display, ledger
 
 SETTINGS = ("loud", "normal", "quiet")
@@ -268,6 +269,16 @@ def news(table: Table, seat: int) -> list[str]:
     return lines
 
 
+_PLIES_BETWEEN = Prepared(lambda game, told, first: Move.select(
+    Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed, Move.shown)
+    .where((Move.game == game) & (Move.ply > told) & (Move.ply < first)).order_by(Move.ply))
+_SET_CURSOR = Prepared(lambda told, heard, id: Seat.update(told=told, heard=heard)
+                       .where(Seat.id == id))
+_COMMENTS_AFTER = Prepared(lambda game, heard: Comment.select(
+    Comment.id, Comment.ply, Comment.seat, Comment.text)
+    .where((Comment.game == game) & (Comment.id > heard)).order_by(Comment.id))
+
+
 def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
     """The plies after `told`: from this transaction's happenings where they cover it,
     else from the move log (a quiet seat a round behind; indexed by game and ply)."""
@@ -275,10 +286,7 @@ def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
     first = table.happenings[0].ply if table.happenings else table.game.plies + 1
     earlier = []
     if told < first - 1:
-        rows = (Move.select(Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed,
-                            Move.shown)
-                .where((Move.game == table.game) & (Move.ply > told) & (Move.ply < first))
-                .order_by(Move.ply))
+        rows = _PLIES_BETWEEN.rows(table.game.id, told, first)
         earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed, m.shown)
                    for m in rows]
     now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed, h.shown)
@@ -287,15 +295,13 @@ def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
 
 
 def _comments_since(table: Table, heard: int) -> list[Comment]:
-    return list(Comment.select(Comment.id, Comment.ply, Comment.seat, Comment.text)
-                .where((Comment.game == table.game) & (Comment.id > heard))
-                .order_by(Comment.id))
+    return _COMMENTS_AFTER.rows(table.game.id, heard)
 
 
 def _advance(row: Seat, plies: int, heard: int) -> None:
     """Move the seat's cursor to now (back, after an undo took plies away)."""
     if (row.told, row.heard) != (plies, heard):
-        Seat.update(told=plies, heard=heard).where(Seat.id == row.id).execute()
+        _SET_CURSOR.execute(plies, heard, row.id)
         row.told, row.heard = plies, heard
 
 

@@ -22,6 +22,7 @@ from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
+from pbem.store.prepared import Creates, Prepared, save_changed
 from pbem.timekeeping import ledger
 
 
@@ -77,6 +78,14 @@ def actor_name(names, seat: int, anonymous: bool, viewer: int | None = None,
     return names[seat]
 
 
+_GAME = Prepared(lambda id: Game.select().where(Game.id == id).limit(1))
+_GAME_LOCKED = Prepared(lambda id: Game.select().where(Game.id == id).limit(1).for_update()
+                        if is_postgres() else Game.select().where(Game.id == id).limit(1))
+_MOVE = Creates(Move)
+_SEATS = Prepared(lambda game: Seat.select(Seat, Player).join(Player)
+                  .where(Seat.game == game).order_by(Seat.number))
+
+
 class Table:
     """A game loaded for one write transaction: its row, engine, state and players."""
 
@@ -99,15 +108,10 @@ class Table:
     def load(cls, game_id: int, lock: bool = True) -> "Table":
         """The game with `game_id`, locked against other writers until the commit; without
         `lock`, only read (a reminder or a digest shows a game and changes nothing)."""
-        query = Game.select().where(Game.id == game_id)
-        if lock and is_postgres():
-            query = query.for_update()
-        game = query.get()
+        game = (_GAME_LOCKED if lock else _GAME).get(int(game_id))
         engine = get_engine(game.engine)
         state = engine.from_json(game.state) if game.state is not None else None
-        seats = list(Seat.select(Seat, Player).join(Player).where(Seat.game == game)
-                     .order_by(Seat.number))
-        return cls(game, engine, state, seats)
+        return cls(game, engine, state, _SEATS.rows(game_id))
 
     # -- what the server asks --------------------------------------------------------
 
@@ -228,7 +232,7 @@ class Table:
         if not anonymous:
             self.game.shown_plies += 1
         revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
-        Move.create(game=self.game, ply=self.game.plies, seat=seat, text=text,
+        _MOVE(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
                     anonymous=anonymous, revealed=revealed, shown=self.game.shown_plies)
@@ -247,7 +251,7 @@ class Table:
             if outcome is not None:
                 self._keep_shares(outcome.shares)
         self.game.updated = utcnow()
-        self.game.save()
+        save_changed(self.game)  # not the options, seed, creator …
         ledger.settle(self)  # the clocks of the seats whose waiting changed
         if self.game.status == "finished":
             rated.game_ended(self)  # in this transaction: the ratings and the end agree

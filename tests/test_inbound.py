@@ -348,3 +348,23 @@ def test_thousands_of_nested_html_lists_are_read_as_text_not_indented():
     from pbem.mail.inbound import body_text
     assert len(body_text(parse_mail(raw))) < 50_000
     assert reply_text(parse_mail(raw)).splitlines()[0] == "e5"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.eml")))
+def test_headers_kept_once_parsed_read_as_the_default_policy_reads_them(name):
+    """pbem.mail.inbound parses a short header once and keeps it: the text found must be
+    what email.policy.default finds, mail after mail (twice, so the second is kept)."""
+    import email
+    import email.policy
+
+    from pbem.mail.inbound import body_text
+    raw = (SAMPLES / name).read_bytes()
+    default = email.message_from_bytes(raw, policy=email.policy.default)
+    part = default.get_body(preferencelist=("plain", "html"))
+    for _ in range(2):
+        mail = parse_mail(raw)
+        found = body_text(mail)
+        if part is None:
+            assert found == ""
+        elif part.get_content_subtype() == "plain":
+            assert found.replace("\r\n", "\n") == part.get_content().replace("\r\n", "\n")

@@ -291,6 +291,35 @@ def test_apply_leaves_the_old_state_alone_and_snapshots_round_trip():
     assert ONYX.view(restored, 0) == ONYX.view(after, 0)
 
 
+def chains(state):
+    """The chains of a position as sets of point names, whatever their roots."""
+    board, found = board_of(state.size), {}
+    for p, cell in enumerate(state.cells):
+        if cell:
+            root = p
+            while state.parent[root] != root:
+                root = state.parent[root]
+            found.setdefault(root, set()).add(board.names[p])
+    return sorted(sorted(chain) for chain in found.values())
+
+
+def test_a_snapshot_keeps_the_chains_and_an_old_one_rebuilds_them():
+    # Black's C3 joins C1 C2 and C4 into one chain touching row 1; the snapshot carries
+    # it; one written before the chains were kept (no "chains", no "reach") is rebuilt
+    # to the same chains, and Black wins through them either way.
+    state = play(position(6, black="C1 C2 C4", white="E5 E6"), "C3")
+    snapshot = json.loads(json.dumps(ONYX.to_json(state)))
+    assert set(snapshot) >= {"chains", "reach"}
+    old = {key: value for key, value in snapshot.items() if key not in ("chains", "reach")}
+    loaded, rebuilt = ONYX.from_json(snapshot), ONYX.from_json(old)
+    assert chains(loaded) == chains(rebuilt) == chains(state) == [
+        ["C1", "C2", "C3", "C4"], ["E5", "E6"]]
+    assert loaded.parent == state.parent and loaded.reach == state.reach
+    for start in (loaded, rebuilt):
+        end = play(start, "A1", "C5", "A2", "C6")
+        assert ONYX.position(end)["winner"] == "black"
+
+
 def test_views_are_json_and_public():
     state = play(ONYX.start({}), "F6", "swap", "DE910")
     view = ONYX.view(state, None)

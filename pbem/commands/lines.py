@@ -129,7 +129,11 @@ def _finish_mail(table: Table, seat: int, report: Report) -> None:
 
 def resume_held(config: Config, table: Table, reports: dict[int, Report]) -> None:
     """Run held commands of players the game waits for again, unless they have since
-    seen something happen (a card played in the window): then they decide anew."""
+    seen something happen (a card played in the window): then they decide anew. Only
+    a game that holds commands (Gem Forge's windows, G41) ever has any: the others need
+    not ask."""
+    if not table.engine.holds_commands:
+        return
     for _ in range(len(table.seats) * 4):  # each pass may free another player's commands
         ready = [(r, table.seat_of(r.player.email)) for r in Request.select(Request, Player)
                  .join(Player).where((Request.game == table.game) & (Request.kind == "held")

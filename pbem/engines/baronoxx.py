@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from notation.baronoxx import (NO_PREF, ROWS, NotationError, decision_text, pref_text,
                                read_decision)
 from pbem.engines.base import (CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome,
                                move_text)
+from pbem.engines.core import change
 from pbem.engines.baronoxx_cards import MASK, penalty, takes_row
 from pbem.engines.baronoxx_messages import prompt, task_words, why_not
 from pbem.engines.baronoxx_state import (CHOOSE, DEAL, HAND, OVER, PLACE, PREFS, REVEAL,
@@ -191,11 +192,11 @@ class BaronOxx(Engine):
 
     def apply(self, state: OxxState, seat: int, decision: tuple) -> OxxState:
         kind = decision[0]
-        state = replace(state, automatic=())
+        state = change(state, automatic=())
         if kind == "play":
-            state = replace(state, chosen=put(state.chosen, seat, decision[1:]))
+            state = change(state, chosen=put(state.chosen, seat, decision[1:]))
         elif kind == "pref":
-            state = replace(state, standing=put(state.standing, seat, decision[1]))
+            state = change(state, standing=put(state.standing, seat, decision[1]))
         elif kind == "row":
             state = self._place(state, decision[1])
         elif kind == "take":
@@ -206,15 +207,15 @@ class BaronOxx(Engine):
 
     def _dealt(self, state: OxxState, decision: tuple) -> OxxState:
         kind, cards = decision[0], decision[-1] if decision[0] != "draw" else decision[2]
-        state = replace(state, unseen=without(state.unseen, cards))
+        state = change(state, unseen=without(state.unseen, cards))
         if kind == "rows":
-            return replace(state, rows=tuple((c,) for c in cards))
+            return change(state, rows=tuple((c,) for c in cards))
         seat = decision[1]
         if kind == "left":  # shown at the end: now public cards of that deck
-            return replace(state, unknown=put(state.unknown, seat, 0), bottoms=put(
+            return change(state, unknown=put(state.unknown, seat, 0), bottoms=put(
                 state.bottoms, seat, cards + state.bottoms[seat]))
         bottom = decision[3]
-        return replace(
+        return change(
             state, hands=put(state.hands, seat, tuple(sorted(cards + bottom))),
             known=put(state.known, seat, bottom),
             unknown=put(state.unknown, seat, state.unknown[seat] - len(cards)),
@@ -246,7 +247,7 @@ class BaronOxx(Engine):
         for card, seat, _ in plays:
             hands[seat] = without(hands[seat], (card,))
             known[seat] = without(known[seat], (card,))
-        return replace(state, phase=PLACE, round=state.round + 1, hands=tuple(hands),
+        return change(state, phase=PLACE, round=state.round + 1, hands=tuple(hands),
                        known=tuple(known), chosen=(None,) * state.players,
                        queue=tuple(plays), revealed=tuple((c, s) for c, s, _ in plays),
                        events=())
@@ -256,17 +257,17 @@ class BaronOxx(Engine):
         _, seat, pref = state.queue[0]
         card, kind, options = state.waiting()
         if kind == "row" and len(options) == 1:
-            state = replace(state, automatic=state.automatic + ((seat, f"row {options[0] + 1}"),))
+            state = change(state, automatic=state.automatic + ((seat, f"row {options[0] + 1}"),))
             return self._place(state, options[0])
         if kind == "take" and state.positive:
             bottoms = put(state.bottoms, seat, state.bottoms[seat] + (card,))
-            return replace(state, bottoms=bottoms, queue=state.queue[1:],
+            return change(state, bottoms=bottoms, queue=state.queue[1:],
                            automatic=state.automatic + ((seat, f"{card} under the deck"),),
                            events=state.events + ((seat, card, -1, (), "under"),))
         row = self.preferred(state, kind, options, card, (pref, state.standing[seat]))
         if row is None:
             return None
-        state = replace(state, automatic=state.automatic + ((seat, f"{kind} {row + 1}"),))
+        state = change(state, automatic=state.automatic + ((seat, f"{kind} {row + 1}"),))
         return self._place(state, row) if kind == "row" else self._rule3(state, row)
 
     def preferred(self, state: OxxState, kind: str, options: list[int], card: int,
@@ -294,18 +295,18 @@ class BaronOxx(Engine):
         row = state.rows[r] + (card,)
         how = takes_row(row, state.rule1)
         taken = row[:-1] if how else ()
-        after = replace(state, rows=put(state.rows, r, (card,) if how else row),
+        after = change(state, rows=put(state.rows, r, (card,) if how else row),
                         piles=put(state.piles, seat, state.piles[seat] + taken),
                         queue=state.queue[1:], events=state.events + (
                             (seat, card, r, taken, f"rule {how}" if how else "row"),))
         if not after.hands[seat] and not after.deck_size(seat):
-            after = replace(after, finished=True)
+            after = change(after, finished=True)
         return after
 
     def _rule3(self, state: OxxState, r: int) -> OxxState:
         card, seat, _ = state.queue[0]
         taken = state.rows[r]
-        return replace(state, rows=put(state.rows, r, (card,)),
+        return change(state, rows=put(state.rows, r, (card,)),
                        piles=put(state.piles, seat, state.piles[seat] + taken),
                        queue=state.queue[1:],
                        events=state.events + ((seat, card, r, taken, "rule 3"),))
@@ -321,13 +322,13 @@ class BaronOxx(Engine):
                 drawn = bottoms[seat][:HAND]
                 hands[seat], known[seat] = tuple(sorted(drawn)), drawn
                 bottoms[seat] = bottoms[seat][HAND:]
-        return replace(state, phase=DEAL, hands=tuple(hands), known=tuple(known),
+        return change(state, phase=DEAL, hands=tuple(hands), known=tuple(known),
                        bottoms=tuple(bottoms))
 
     def _after_deal(self, state: OxxState) -> OxxState:
         if state.positive and self._deadlocked(state):
             return self._end_game(state)
-        return replace(state, phase=CHOOSE)
+        return change(state, phase=CHOOSE)
 
     def _deadlocked(self, state: OxxState) -> bool:
         """N22: nothing anyone holds could ever be placed. Unseen deck cards are not
@@ -343,7 +344,7 @@ class BaronOxx(Engine):
 
     def _end_game(self, state: OxxState) -> OxxState:
         """The dealer shows the unseen cards left in decks (Variant 2), then scores."""
-        return replace(state, phase=REVEAL)
+        return change(state, phase=REVEAL)
 
     def scores(self, state: OxxState) -> list[int]:
         """N17, N23: this game's points so far (Variant 2: minus the cards still held)."""
@@ -354,10 +355,10 @@ class BaronOxx(Engine):
         return points
 
     def _score(self, state: OxxState) -> OxxState:
-        state = replace(state, results=state.results + (tuple(self.scores(state)),))
+        state = change(state, results=state.results + (tuple(self.scores(state)),))
         if state.game < state.games:
             return new_game(state, state.game + 1)
-        return replace(state, phase=OVER)
+        return change(state, phase=OVER)
 
     def totals(self, state: OxxState) -> list[int]:
         return [sum(game[s] for game in state.results) for s in range(state.players)]
@@ -476,7 +477,7 @@ class BaronOxx(Engine):
                 standing[s] = pref_at(rng.randrange(PREFS))
         queue = tuple((c, s, p if i == 0 or s == viewer else pref_at(rng.randrange(PREFS)))
                       for i, (c, s, p) in enumerate(state.queue))
-        return replace(state, hands=tuple(hands), chosen=tuple(chosen), queue=queue,
+        return change(state, hands=tuple(hands), chosen=tuple(chosen), queue=queue,
                        standing=tuple(standing), unseen=tuple(sorted(pool)))
 
     # -- snapshots ----------------------------------------------------------------------

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import permutations
 
 from notation.baronoxx import PICKS, ROWS, Pref
+from pbem.engines.core import change
 from pbem.engines.baronoxx_cards import legal_rows
 
 CARDS_EACH = {2: 24, 3: 20, 4: 16, 5: 16, 6: 16, 7: 12, 8: 12, 9: 8, 10: 8}
@@ -148,7 +149,7 @@ class OxxState:
 def new_game(state: OxxState, game: int) -> OxxState:
     """Game `game` of the match before its deal: every card unseen, full decks."""
     n, each = state.players, CARDS_EACH[state.players]
-    return replace(state, game=game, phase=DEAL, round=0, rows=(), hands=((),) * n,
+    return change(state, game=game, phase=DEAL, round=0, rows=(), hands=((),) * n,
                    known=((),) * n, unknown=(each,) * n, bottoms=((),) * n,
                    unseen=tuple(range(1, 111)), piles=((),) * n, chosen=(None,) * n,
                    queue=(), revealed=(), events=(), finished=False)

@@ -24,6 +24,16 @@ State = Any  # each engine has its own state class
 Decision = Hashable  # each engine has its own decision values
 
 
+def change(state: State, **fields) -> State:
+    """`dataclasses.replace` without re-running __init__: a copy of a state (a dataclass,
+    frozen or not, without slots) with some fields new. replace() cost more than the
+    rules themselves: 12-30 µs a call, several a decision, against 2-3 µs."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(fields)
+    return new
+
+
 class MoveError(Exception):
     """A move text a player sent could not be played; the message is written for them."""
 

@@ -26,6 +26,7 @@ from notation.onix import (GEMS, NEW, PILES, NotationError, OnixText, card_text,
                            format_decision, matches, read_decision, seat_text)
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
                                Option, Outcome, move_text)
+from pbem.engines.core import change
 from pbem.engines.onix_messages import contrary_placement, prompt, why_not
 from pbem.engines.onix_state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
                                      PLACE, REPEAT, STEAL, TAKE, OnixState, chains, draw_deck,
@@ -226,12 +227,12 @@ class Onix(Engine):
 
     def apply(self, state: OnixState, seat: int, decision) -> OnixState:
         if _is_repeat(decision):  # an echo: nothing happens but that it was sent
-            return replace(state, echoed=state.echoed + (decision[1],), automatic=())
-        state = replace(state, automatic=())
+            return change(state, echoed=state.echoed + (decision[1],), automatic=())
+        state = change(state, automatic=())
         if seat == CHANCE:
-            state = replace(state, piles=decision.piles, turn=decision.first, phase=TAKE)
+            state = change(state, piles=decision.piles, turn=decision.first, phase=TAKE)
         else:
-            state = self._step(replace(state, autos=(), echoed=()), decision,
+            state = self._step(change(state, autos=(), echoed=()), decision,
                                automatic=False)
         return self._advance(state)
 
@@ -246,7 +247,7 @@ class Onix(Engine):
             found = self.choices(state)
             if state.phase == EFFECT and not found:
                 skipped = f"{effect_of(state.gem)}: no target"
-                state = replace(state, automatic=state.automatic + ((state.turn, skipped),))
+                state = change(state, automatic=state.automatic + ((state.turn, skipped),))
                 state = self._end_turn(self._logged(state, skipped, True))
                 continue
             if state.phase == PLACE and all(d.target == NEW for d in found):
@@ -254,7 +255,7 @@ class Onix(Engine):
             if len(found) != 1:
                 return state
             text = format_decision(found[0])
-            state = replace(state, autos=state.autos + (
+            state = change(state, autos=state.autos + (
                 (state.turn, text, self._aliases(state, found[0])),),
                 automatic=state.automatic + ((state.turn, text),))
             state = self._step(state, found[0], automatic=True)
@@ -271,7 +272,7 @@ class Onix(Engine):
         return ()
 
     def _logged(self, state: OnixState, text: str, automatic: bool) -> OnixState:
-        return replace(state, log=state.log + ((state.turn, text, automatic),))
+        return change(state, log=state.log + ((state.turn, text, automatic),))
 
     def _step(self, state: OnixState, decision: OnixText, automatic: bool) -> OnixState:
         state = self._logged(state, format_decision(decision), automatic)
@@ -281,24 +282,24 @@ class Onix(Engine):
             retrieved = tuple((p, state.piles[p][-1]) for p in chain)
             piles = tuple(pile[:-1] if p in chain else pile
                           for p, pile in enumerate(state.piles))
-            return replace(state, piles=piles, gem=decision.gem, retrieved=retrieved,
+            return change(state, piles=piles, gem=decision.gem, retrieved=retrieved,
                            phase=PLACE)
         if verb == "place":
             card = next(c for p, c in state.retrieved if p == decision.pile)
             state = self._put(state, card, decision.target)
             left = tuple(r for r in state.retrieved if r[0] != decision.pile)
-            return replace(state, retrieved=left, phase=PLACE if left else EFFECT)
+            return change(state, retrieved=left, phase=PLACE if left else EFFECT)
         if verb in (DRAW, HOARD):
             card, state = self._from_pile(state, decision.pile)
             if verb == HOARD:
                 hoards = list(state.hoards)
                 hoards[state.turn] += (card,)
-                return self._end_turn(replace(state, hoards=tuple(hoards)))
+                return self._end_turn(change(state, hoards=tuple(hoards)))
             return self._end_turn(self._put(state, card, decision.target))
         card, state = self._from_collection(state, decision.seat, decision.collection)
         if verb == STEAL:
             return self._end_turn(self._put(state, card, decision.target))
-        return self._end_turn(replace(state, discard=state.discard + (card,)))
+        return self._end_turn(change(state, discard=state.discard + (card,)))
 
     def _put(self, state: OnixState, card: int, target: int | str) -> OnixState:
         """The active seat places `card` on Collection `target` or a new one (X11, X13)."""
@@ -310,17 +311,17 @@ class Onix(Engine):
             numbers[seat] += 1
         else:
             own = [(n, cards + (card,)) if n == target else (n, cards) for n, cards in own]
-        return self._with_collections(replace(state, next_number=tuple(numbers)), seat, own)
+        return self._with_collections(change(state, next_number=tuple(numbers)), seat, own)
 
     def _with_collections(self, state: OnixState, seat: int, own) -> OnixState:
         collections = list(state.collections)
         collections[seat] = tuple(own)
-        return replace(state, collections=tuple(collections))
+        return change(state, collections=tuple(collections))
 
     def _from_pile(self, state: OnixState, pile: int) -> tuple[int, OnixState]:
         piles = list(state.piles)
         card, piles[pile] = piles[pile][-1], piles[pile][:-1]
-        return card, replace(state, piles=tuple(piles))
+        return card, change(state, piles=tuple(piles))
 
     def _from_collection(self, state: OnixState, seat: int,
                          number: int) -> tuple[int, OnixState]:
@@ -342,8 +343,8 @@ class Onix(Engine):
             hoards = list(state.hoards)
             hoards[seat] += tuple(card for cards in complete for card in cards)
             own = [c for c in state.collections[seat] if gems_in(c[1]) != ALL_GEMS]
-            state = self._with_collections(replace(state, hoards=tuple(hoards)), seat, own)
-        state = replace(state, retrieved=(), last_turn=state.log, log=())
+            state = self._with_collections(change(state, hoards=tuple(hoards)), seat, own)
+        state = change(state, retrieved=(), last_turn=state.log, log=())
         bare = [s for s in range(state.players) if not state.collections[s]]
         if state.advanced and bare:
             return self._finish(state, bare, tie_break=False,
@@ -352,7 +353,7 @@ class Onix(Engine):
         if empty >= (1 if state.players <= 4 else 2):
             return self._finish(state, range(state.players), tie_break=True,
                                 why=f"{empty} Draw Pile{'s' * (empty > 1)} empty")
-        return replace(state, turn=(seat + 1) % state.players, phase=TAKE, gem=0)
+        return change(state, turn=(seat + 1) % state.players, phase=TAKE, gem=0)
 
     def _finish(self, state: OnixState, candidates, tie_break: bool, why: str) -> OnixState:
         """X21, X23: most Hoard cards; then fewest gems in Collections; then shared."""
@@ -369,7 +370,7 @@ class Onix(Engine):
             reason += (f" (tie broken by the fewest Gems in Collections: {-best[1]})"
                        if len(winners) < len(tied) else
                        f" (tied on Hoard cards and Gems in Collections: {-best[1]})")
-        return replace(state, phase=OVER, winners=winners, reason=reason)
+        return change(state, phase=OVER, winners=winners, reason=reason)
 
     def outcome(self, state: OnixState) -> Outcome | None:
         if state.phase != OVER:
@@ -426,7 +427,7 @@ class Onix(Engine):
         for pile in state.piles:
             below, hidden = hidden[:max(0, len(pile) - 1)], hidden[max(0, len(pile) - 1):]
             piles.append(tuple(below) + pile[-1:])
-        return replace(state, piles=tuple(piles))
+        return change(state, piles=tuple(piles))
 
     def prompt(self, state: OnixState, seat: int, names=None) -> str:
         return prompt(self, state, seat, names)

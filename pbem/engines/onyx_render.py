@@ -119,41 +119,15 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None,
     crosses out the points whose stones were taken, `marks` labels points (an
     annotator's `[%mark E5]`, notation/marks.py)."""
     board = board_of(view["board"])
-    points = coordinates(board.size)
-    min_x = min(x for x, _ in points)
-    max_x = max(x for x, _ in points)
-    min_y = min(y for _, y in points)
-    max_y = max(y for _, y in points)
-    margin = 1.1
-    scale = size / (max_x - min_x + 2 * margin)
-    height = (max_y - min_y + 2 * margin) * scale
+    at, scale, height, empty_board = _layout(board.size, size)
     caption_band = caption_height(size, caption)
-
-    def at(p: int) -> tuple[float, float]:
-        x, y = points[p]
-        return (x - min_x + margin) * scale, (max_y - y + margin) * scale
-
     stone = 0.24 * scale
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
              f'height="{height + caption_band:.0f}" viewBox="0 0 {size} '
              f'{height + caption_band:.1f}" role="img" '
              f'aria-label="{escape(_description(view))}">',
              f"<title>{escape(_description(view))}</title>",
-             '<rect width="100%" height="100%" fill="#f3e6c4"/>']
-    for mid, corners in enumerate(board.mid_corners, start=board.corners):
-        ll, lr, ul, ur = corners
-        corner_path = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(at, (ll, lr, ur, ul)))
-        parts.append(f'<polygon points="{corner_path}" fill="#e6d3a3"/>')
-    lines = []
-    for a, neighbours in enumerate(board.neighbours):
-        for b in neighbours:
-            if a < b:
-                (x1, y1), (x2, y2) = at(a), at(b)
-                width = 0.6 if b >= board.corners else 1.2
-                lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
-                             f'y2="{y2:.1f}" stroke-width="{width}"/>')
-    parts.append('<g stroke="#5a4a2a">' + "".join(lines) + "</g>")
-    parts.extend(_labels(board, at, scale))
+             empty_board]
     for colour, fill, edge in (("black", "#111", "#000"), ("white", "#fafafa", "#333")):
         for name in view[colour]:
             x, y = at(board.index[name])
@@ -222,6 +196,42 @@ def print_notes(views: list[dict], first: int) -> tuple[dict[str, int], list[str
     numbers = {name: ply for name, ply in placed.items() if name in standing}
     empty = [name for name in dict.fromkeys(captured) if name not in standing]
     return numbers, empty, gone
+
+
+@lru_cache(maxsize=32)
+def _layout(board_size: int, size: int):
+    """What a diagram `size` pixels wide of an empty board of `board_size` is, whatever
+    the position: where each point is drawn (`at`), the scale, the height, and the
+    background, squares, lines and labels as SVG text. Drawn once per size: it was most
+    of a diagram's cost, and the print page draws fifteen."""
+    board = board_of(board_size)
+    points = coordinates(board.size)
+    min_x = min(x for x, _ in points)
+    max_x = max(x for x, _ in points)
+    min_y = min(y for _, y in points)
+    max_y = max(y for _, y in points)
+    margin = 1.1
+    scale = size / (max_x - min_x + 2 * margin)
+    height = (max_y - min_y + 2 * margin) * scale
+    drawn = tuple(((x - min_x + margin) * scale, (max_y - y + margin) * scale)
+                  for x, y in points)
+    at = drawn.__getitem__
+    parts = ['<rect width="100%" height="100%" fill="#f3e6c4"/>']
+    for mid, corners in enumerate(board.mid_corners, start=board.corners):
+        ll, lr, ul, ur = corners
+        corner_path = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(at, (ll, lr, ur, ul)))
+        parts.append(f'<polygon points="{corner_path}" fill="#e6d3a3"/>')
+    lines = []
+    for a, neighbours in enumerate(board.neighbours):
+        for b in neighbours:
+            if a < b:
+                (x1, y1), (x2, y2) = at(a), at(b)
+                width = 0.6 if b >= board.corners else 1.2
+                lines.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
+                             f'y2="{y2:.1f}" stroke-width="{width}"/>')
+    parts.append('<g stroke="#5a4a2a">' + "".join(lines) + "</g>")
+    parts.extend(_labels(board, at, scale))
+    return at, scale, height, "\n".join(parts)
 
 
 def _labels(board, at, scale: float) -> list[str]:

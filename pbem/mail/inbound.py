@@ -24,6 +24,7 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
+from functools import lru_cache
 
 import html2text
 import mailparser_reply
@@ -135,11 +136,32 @@ def parse_mail(raw: bytes, envelope_sender: str | None = None,
     )
 
 
+class _Reading(email.policy.EmailPolicy):
+    """`email.policy.default`, but a short header value is parsed once, not at every
+    look: finding a mail's text asks for its Content-Type eight times, and the header
+    registry's parse of it cost more than the rest of reading the mail. The registry is
+    a pure function of name and value, so a parse kept is the parse that would be made."""
+
+    def header_fetch_parse(self, name, value):
+        if isinstance(value, str) and len(value) <= KEPT_HEADER and not hasattr(value, "name"):
+            return _header_parsed(name, value)
+        return super().header_fetch_parse(name, value)
+
+
+KEPT_HEADER = 200  # characters: longer values (rare, perhaps hostile) are not kept
+READING = _Reading()
+
+
+@lru_cache(maxsize=256)
+def _header_parsed(name: str, value: str):
+    return email.policy.default.header_fetch_parse(name, value)
+
+
 def _parsed(raw: bytes) -> EmailMessage:
     """The whole mail, MIME parts and all: only for a confirmed player's mail that passed
     the prescan (the parser's cost grows fast with nesting)."""
     try:
-        return email.message_from_bytes(raw, policy=email.policy.default)
+        return email.message_from_bytes(raw, policy=READING)
     except Exception:  # the feed parser is meant never to raise; if it does, an empty mail
         return EmailMessage()
 

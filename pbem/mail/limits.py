@@ -33,11 +33,14 @@ import email.policy
 import logging
 import re
 
+from peewee import fn
+
 from pbem.config import Config
 from pbem.mail.authentication import our_header
 from pbem.mail.inbound import written_text
 from pbem.store import Address, Game, Inbound, Outbox, Player, Seat
 from pbem.store.models import utcnow
+from pbem.store.prepared import Prepared
 
 log = logging.getLogger(__name__)
 
@@ -125,22 +128,33 @@ def authentication_failure(message, authserv_id: str) -> str | None:
 
 # -- answers that could feed a loop ------------------------------------------------------
 
+_ERROR_ANSWERED_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
+                                 .where((Inbound.sender == address) & (Inbound.received >= since)
+                                        & Inbound.outcome.startswith(ERROR_ANSWERED)))
+
+
 def error_replies_last_hour(address: str, now: dt.datetime | None = None) -> int:
     """Mails from `address` within the hour that were answered only with what failed."""
     since = (now or utcnow()) - HOUR
-    return Inbound.select().where((Inbound.sender == address) & (Inbound.received >= since)
-                                  & Inbound.outcome.startswith(ERROR_ANSWERED)).count()
+    return _ERROR_ANSWERED_SINCE.scalar(address, since)
 
 
 def repeats_our_last_mail(address: str, text: str) -> bool:
     """Whether `text` (what the sender wrote) holds, word for word, the whole text of our
-    last mail to them: an autoresponder sending us back what we sent."""
+    last mail to them: an autoresponder sending us back what we sent.
+
+    A text shorter than ECHO_MIN cannot hold a mail of ours that is worth comparing, so
+    a move ("#12 F6") is let through without reading and parsing our last mail (which
+    cost more than the rest of the move)."""
+    theirs = _words(text)
+    if len(theirs) < ECHO_MIN:
+        return False
     last = (Outbox.select(Outbox.message).where(Outbox.recipient == address)
             .order_by(Outbox.id.desc()).first())
     if last is None:
         return False
     ours = _words(written_text(_plain_text(bytes(last.message))))  # read as theirs is
-    return len(ours) >= ECHO_MIN and ours in _words(text)
+    return len(ours) >= ECHO_MIN and ours in theirs
 
 
 def _plain_text(raw: bytes) -> str:

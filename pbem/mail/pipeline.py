@@ -28,7 +28,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 
-from peewee import IntegrityError, OperationalError
+from peewee import IntegrityError, OperationalError, fn
 
 from pbem.commands import (Speaker, command_lines, owner_of, player_for, run_game_mail,
                            run_global_mail)
@@ -48,12 +48,29 @@ from pbem.store import Inbound, Player, Request, Seat, database, transaction
 from pbem.store.models import Ban
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
+from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
 
 #: Commands a mail may carry in its Subject alone, with an empty body: what a client's
 #: "unsubscribe" button sends to our List-Unsubscribe address (subject=quiet).
 SUBJECT_COMMANDS = ("quiet", "loud", "board", "games", "help")
+
+
+# The statements every mail runs, written once (pbem.store.prepared).
+def _locked(query):
+    return query.for_update() if is_postgres() else query
+
+
+_INBOUND = Creates(Inbound)
+_SET_OUTCOME = Prepared(lambda outcome, until, id: Inbound.update(
+    outcome=outcome, kept_until=until).where(Inbound.id == id))
+_OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
+                                       .where(Inbound.id == id)))
+_MAILS_SINCE = Prepared(lambda sender, since: Inbound.select(fn.COUNT(Inbound.id))
+                        .where((Inbound.sender == sender) & (Inbound.received >= since)))
+_SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
+                 .where((Seat.game == game) & (Seat.number == number)).limit(1))
 
 
 class TemporaryFailure(Exception):
@@ -141,9 +158,9 @@ def _run_steps(intake: Intake) -> None:
 
 def _write_outcome(intake: Intake) -> None:
     """The outcome, and until when the raw mail is kept (pbem.mail.retention)."""
-    Inbound.update(outcome=intake.outcome,
-                   kept_until=kept_until(intake.config, intake.row.received, intake.outcome)
-                   ).where(Inbound.id == intake.row.id).execute()
+    _SET_OUTCOME.execute(intake.outcome,
+                         kept_until(intake.config, intake.row.received, intake.outcome),
+                         intake.row.id)
 
 
 def record(intake: Intake) -> None:
@@ -151,8 +168,8 @@ def record(intake: Intake) -> None:
     mail = intake.mail
     try:
         with transaction():
-            intake.row = Inbound.create(message_id=mail.message_id[:255], sender=mail.sender,
-                                        raw=mail.raw)
+            intake.row = _INBOUND(message_id=mail.message_id[:255], sender=mail.sender,
+                                  raw=mail.raw)
     except IntegrityError:
         intake.row = Inbound.get(Inbound.message_id == mail.message_id[:255])
 
@@ -165,8 +182,7 @@ def drop_duplicate(intake: Intake) -> bool:
     sees the first one's outcome. Even a copy this delivery stored must look: the other
     copy, which found the row, may have taken the lock first and run it already.
     """
-    query = Inbound.select().where(Inbound.id == intake.row.id)
-    row = (query.for_update() if is_postgres() else query).get()
+    row = _OUTCOME.get(intake.row.id)
     if row.outcome != "received" and not row.outcome.startswith("failed"):
         return intake.stop("duplicate")
     return False
@@ -185,8 +201,7 @@ def ignore_robots(intake: Intake) -> bool:
 def limit_rate(intake: Intake) -> bool:
     """A sender who floods us is ignored for the rest of the hour."""
     since = utcnow() - dt.timedelta(hours=1)
-    count = Inbound.select().where((Inbound.sender == intake.mail.sender)
-                                   & (Inbound.received >= since)).count()
+    count = _MAILS_SINCE.scalar(intake.mail.sender, since)
     if count > intake.config.rate_limit:
         return intake.stop(f"ignored: {count} mails from this sender within an hour")
     return False
@@ -265,8 +280,7 @@ def authenticate(intake: Intake) -> bool:
     if not sender:
         return intake.stop("ignored: no From address")
     if found is not None and found.game is not None:
-        seat = (Seat.select(Seat, Player).join(Player)
-                .where((Seat.game == found.game) & (Seat.number == found.seat)).first())
+        seat = _SEAT.first(found.game, found.seat)
         if seat is None or (seat.player.email != sender
                             and getattr(owner_of(sender), "id", None) != seat.player.id):
             refusals.count("wrong-sender", intake.row.id)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from pbem import clock
-
-from peewee import (BlobField, BooleanField, CharField, DatabaseProxy, DateField,
+from peewee import (SQL, BlobField, BooleanField, CharField, DatabaseProxy, DateField,
                     DateTimeField, DoubleField, ForeignKeyField, IntegerField, Model,
                     TextField)
+
+from pbem import clock
+from pbem.store.prepared import Prepared
 
 #: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
 #: declared once, the database is chosen at run time from the configuration).
@@ -156,6 +157,10 @@ class Outbox(BaseModel):
     failed = DateTimeField(null=True, index=True)  # given up: refused for good (5xx)
     last_error = TextField(default="")
 
+    class Meta:
+        # Our last mail to an address, newest first, from the index alone (0014).
+        indexes = ((("recipient", "id"), False),)
+
 
 class Request(BaseModel):
     """Something waiting: a sender's confirmation, an undo proposal, held commands."""
@@ -240,7 +245,11 @@ class Ban(BaseModel):
         """Whether mail from `sender` is banned, by its address or its whole domain."""
         sender = sender.lower()
         domain = "@" + sender.rpartition("@")[2]
-        return cls.select().where(cls.address.in_([sender, domain])).exists()
+        return _BANNED.scalar(sender, domain) is not None
+
+
+_BANNED = Prepared(lambda address, domain: Ban.select(SQL("1"))
+                   .where(Ban.address.in_([address, domain])).limit(1))
 
 
 class Annotation(BaseModel):

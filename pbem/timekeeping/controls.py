@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pbem.engines.base import OptionError
 from pbem.store.models import Game, TimeControl
+from pbem.store.prepared import Prepared
 
 NAMES = ("time", "timeout")
 TIMEOUTS = ("forfeit", "auto", "bot")
@@ -125,9 +126,12 @@ def keep(game: Game, control: Control) -> None:
                        increment=control.increment, timeout=control.timeout)
 
 
+_CONTROL = Prepared(lambda game: TimeControl.select().where(TimeControl.game == game).limit(1))
+
+
 def of(game_id: int) -> Control:
     """A game's control; games made before clocks existed have no limit."""
-    row = TimeControl.get_or_none(TimeControl.game == game_id)
+    row = _CONTROL.first(game_id)
     if row is None:
         return Control()
     return Control(row.per_move, row.bank, row.increment, row.timeout)

@@ -19,9 +19,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from peewee import SQL
+
 from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.store.models import Clock, Game, Seat, Vacation
+from pbem.store.prepared import Prepared, save_changed
 from pbem.timekeeping import controls
 from pbem.timekeeping.controls import LONGEST, WINDOW, Control
 
@@ -90,7 +93,7 @@ def settle(table, now: dt.datetime | None = None) -> None:
     now = now or clock.now()
     game = table.game
     waiting = (table.to_act - {CHANCE}) if game.status == "running" else frozenset()
-    rows = {row.seat: row for row in Clock.select().where(Clock.game == game.id)}
+    rows = {row.seat: row for row in _CLOCKS.rows(game.id)}
     window = bool(waiting) and table.engine.shown_to_act(table.state, None) is None
     again = renewed(table) & waiting
     table.clocked = len(table.happenings)  # a later save in this write starts from here
@@ -115,8 +118,8 @@ def settle(table, now: dt.datetime | None = None) -> None:
             begin(row, control, now, window, paused)
         if row.id is None:
             row.save()
-        elif row.is_dirty():  # only what changed: a scheduler's claim is not ours to reset
-            row.save(only=row.dirty_fields)
+        else:  # only what changed: a scheduler's claim is not ours to reset
+            save_changed(row)
 
 
 def renewed(table) -> set[int]:
@@ -177,10 +180,14 @@ def stop(row: Clock, control: Control, now: dt.datetime) -> None:
 
 # -- vacations -----------------------------------------------------------------------
 
+_CLOCKS = Prepared(lambda game: Clock.select().where(Clock.game == game))
+_ON_VACATION = Prepared(lambda player, now: Vacation.select(SQL("1")).where(
+    (Vacation.player == player) & Vacation.ended.is_null() & (Vacation.start <= now)
+    & (Vacation.until > now)).limit(1))
+
+
 def on_vacation(player_id: int, now: dt.datetime) -> bool:
-    return (Vacation.select().where((Vacation.player == player_id) & Vacation.ended.is_null()
-                                    & (Vacation.start <= now) & (Vacation.until > now))
-            .exists())
+    return _ON_VACATION.scalar(player_id, now) is not None
 
 
 def pause(game_id: int, seat: int, now: dt.datetime) -> bool:

@@ -1,0 +1,45 @@
+"""The outbox's bytes: the cheap generator (pbem.mail.outbox.wire_bytes) writes what
+`as_bytes(policy=email.policy.SMTP)` writes, byte for byte, for the mails pbem builds:
+short headers copied, long ones folded (List-Unsubscribe with a long token and domain,
+References to a long Message-ID), names and subjects beyond ASCII, quoted-printable and
+7-bit bodies, lines that begin with "From "."""
+
+import email.policy
+
+import pytest
+
+from pbem.config import Config
+from pbem.mail import compose
+from pbem.mail.outbox import wire_bytes
+
+LONG_REPLY = "pbem+123456-4-briyz7aeqwtd5zdn@pbem.a-rather-long-domain.example.org"
+RECIPIENTS = [("alice", "alice@example.org"), ("Zoë Ünïcode", "zoe@example.org"),
+              ('Bob "the" O\'Neil, Jr.', "bob@example.org"), ("日本語の名前", "jp@example.org"),
+              ("a " * 40, "long@example.org")]
+SUBJECTS = ["[pbem] Onyx #12: alice vs bob", "[pbem] Gem Forge #4: Zoë vs 日本 vs " + "x" * 90,
+            "[pbem] 6 nimmt! Baron Oxx #1: " + " vs ".join(f"player{i}" for i in range(10))]
+BODIES = [["Hello Zoë, ünïcode", "x" * 300], ["ascii only " * 30, "From here on, ascii"]]
+
+
+@pytest.mark.parametrize("to", RECIPIENTS)
+@pytest.mark.parametrize("subject", SUBJECTS)
+@pytest.mark.parametrize("paragraphs", BODIES)
+@pytest.mark.parametrize("reply_to", [None, "pbem+1-0-abc@pbem.test", LONG_REPLY])
+@pytest.mark.parametrize("in_reply_to", [None, "<" + "m" * 80 + "@example.org>"])
+def test_the_same_bytes_as_the_smtp_policy(to, subject, paragraphs, reply_to, in_reply_to):
+    config = Config(domain="pbem.a-rather-long-domain.example.org", secret_key="k")
+    message = compose.build(config, to, subject, "note", {"paragraphs": paragraphs},
+                            reply_to=reply_to, game_id=123456, in_reply_to=in_reply_to)
+    assert wire_bytes(message) == message.as_bytes(policy=email.policy.SMTP)
+
+
+def test_a_long_header_is_folded_as_smtp_folds_it():
+    config = Config(domain="pbem.test", secret_key="k")
+    message = compose.build(config, ("alice", "alice@example.org"), "hello", "note",
+                            {"paragraphs": ["hi"]}, reply_to=LONG_REPLY)
+    wire = wire_bytes(message)
+    # SMTP's way with a word longer than a line: encoded words (what the outbox always sent)
+    assert (b"List-Unsubscribe: =?utf-8?q?=3Cmailto=3Apbem+123456-4-briyz7aeqwtd5zdn=40pbe?=\r\n"
+            b" =?utf-8?q?m=2Ea-rather-long-domain=2Eexample=2Eorg=3Fsubject=3Dquiet=3E?=\r\n"
+            ) in wire
+    assert b"\r\nSubject: hello\r\n" in wire

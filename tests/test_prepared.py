@@ -1,0 +1,113 @@
+"""Prepared queries (pbem.store.prepared) return what the peewee query they were written
+from returns, run after run with new values: models, joined models, counts; the values
+of a run bound in the right places among peewee's own (a LIKE pattern, a LIMIT)."""
+
+import datetime as dt
+
+import pytest
+from peewee import fn
+
+from pbem.store import Game, Inbound, Player, Seat, transaction
+from pbem.store.prepared import Prepared
+
+SEATS = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
+                 .where((Seat.game == game) & (Seat.number >= number)).order_by(Seat.number))
+GAME = Prepared(lambda id: Game.select().where(Game.id == id).limit(1))
+# peewee's constants before, between and after the values: LIKE 'done%', LIMIT 5
+DONE = Prepared(lambda sender, since: Inbound.select(fn.COUNT(Inbound.id)).where(
+    Inbound.outcome.startswith("done") & (Inbound.sender == sender)
+    & (Inbound.received >= since)))
+NEWEST = Prepared(lambda sender: Inbound.select(Inbound.message_id)
+                  .where(Inbound.sender == sender).order_by(Inbound.id.desc()).limit(2).tuples())
+
+
+@pytest.fixture
+def two_games(store):
+    with transaction():
+        ann = Player.create(email="ann@example.org", name="ann", confirmed=True)
+        ben = Player.create(email="ben@example.org", name="ben", confirmed=True)
+        games = [Game.create(engine="onyx", options={"board": "12"}, seed=f"s{n}",
+                             commitment="c", state={"plies": n}) for n in range(2)]
+        for game, players in zip(games, ([ann, ben], [ben, ann])):
+            for number, player in enumerate(players):
+                Seat.create(game=game, number=number, player=player, answer="accepted")
+        when = dt.datetime(2026, 12, 1, 12, 0)
+        for n, (sender, outcome) in enumerate([("ann@example.org", "done: 1 line(s)"),
+                                               ("ann@example.org", "ignored: robot"),
+                                               ("ben@example.org", "done: 2 line(s)"),
+                                               ("ann@example.org", "done: 3 line(s)")]):
+            Inbound.create(message_id=f"<m{n}@example.org>", sender=sender, raw=b"x",
+                           received=when + dt.timedelta(minutes=n), outcome=outcome)
+    return games
+
+
+def test_rows_come_back_as_the_query_returns_them(two_games):
+    first, second = two_games
+    for game in (second, first, second):  # written once, run with new values
+        query = (Seat.select(Seat, Player).join(Player)
+                 .where((Seat.game == game.id) & (Seat.number >= 0)).order_by(Seat.number))
+        expected = [(seat.__data__, seat.player.__data__) for seat in query]
+        found = SEATS.rows(game.id, 0)
+        assert [(seat.__data__, seat.player.__data__) for seat in found] == expected
+    assert [seat.player.name for seat in SEATS.rows(second.id, 0)] == ["ben", "ann"]
+    assert [seat.player.name for seat in SEATS.rows(first.id, 1)] == ["ben"]
+    loaded = GAME.get(second.id)
+    assert loaded.__data__ == Game.get_by_id(second.id).__data__
+    assert loaded.state == {"plies": 1} and loaded.options == {"board": "12"}
+
+
+def test_values_are_bound_among_peewees_own(two_games):
+    noon = dt.datetime(2026, 12, 1, 12, 0)
+    assert DONE.scalar("ann@example.org", noon) == 2
+    assert DONE.scalar("ann@example.org", noon + dt.timedelta(minutes=1)) == 1
+    assert DONE.scalar("ben@example.org", noon) == 1
+    assert NEWEST.rows("ann@example.org") == [("<m3@example.org>",), ("<m1@example.org>",)]
+
+
+def test_get_of_nothing_raises_as_peewee_does(two_games):
+    with pytest.raises(Game.DoesNotExist):
+        GAME.get(999)
+    assert GAME.first(999) is None
+
+
+def test_an_update_changes_the_rows_it_names(two_games):
+    mark = Prepared(lambda outcome, sender: Inbound.update(outcome=outcome)
+                    .where(Inbound.sender == sender))
+    assert mark.execute("done: read again", "ben@example.org") == 1
+    assert mark.execute("done: read again", "nobody@example.org") == 0
+    assert [i.outcome for i in Inbound.select().order_by(Inbound.id)] == [
+        "done: 1 line(s)", "ignored: robot", "done: read again", "done: 3 line(s)"]
+
+
+def test_creates_makes_the_row_model_create_makes(two_games):
+    from pbem.store import Move
+    from pbem.store.prepared import Creates
+    game = two_games[0]
+    made = Creates(Move)(game=game, ply=1, seat=0, text="F6", state={"cells": "..b"},
+                         visible={"public": "F6", "0": "F6"})
+    again = Move.create(game=game, ply=2, seat=1, text="G7", state={"cells": "..b"},
+                        visible={"public": "F6", "0": "F6"})
+    assert made.id is not None and not made.is_dirty()
+    stored, reference = Move.get_by_id(made.id), Move.get_by_id(again.id)
+    differ = {"id", "ply", "seat", "text", "created"}
+    assert ({k: v for k, v in stored.__data__.items() if k not in differ}
+            == {k: v for k, v in reference.__data__.items() if k not in differ})
+    assert (stored.state, stored.visible, stored.revealed, stored.labelled) == (
+        {"cells": "..b"}, {"public": "F6", "0": "F6"}, None, False)
+    assert stored.game_id == game.id and stored.created is not None
+    blob = Creates(Inbound)(message_id="<b@example.org>", sender="ann@example.org",
+                            raw=b"\x00\xffbytes")
+    assert bytes(Inbound.get_by_id(blob.id).raw) == b"\x00\xffbytes"
+    assert Inbound.get_by_id(blob.id).outcome == "received"  # the model's default
+
+
+def test_save_changed_writes_what_changed_and_only_that(two_games):
+    from pbem.store.prepared import save_changed
+    game = Game.get_by_id(two_games[1].id)
+    Game.update(result="1-0").where(Game.id == game.id).execute()  # another writer's
+    game.state, game.plies = {"plies": 7, "cells": "b.w"}, 7
+    save_changed(game)
+    assert not game.is_dirty()
+    stored = Game.get_by_id(game.id)
+    assert (stored.state, stored.plies, stored.result) == ({"plies": 7, "cells": "b.w"}, 7, "1-0")
+    save_changed(stored)  # nothing changed: nothing written
