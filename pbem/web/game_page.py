@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, render_template, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from peewee import fn
 
 from pbem.annotations import annotations_of
@@ -112,6 +112,26 @@ def move_list(game: Game, seated: list[Seated], finished: bool) -> tuple[list[Pl
         elif number <= 0:
             before.append(said)
     return plies, before
+
+
+def move_items(plies: list[Ply], current: int | None, here: str) -> Markup:
+    """The move list's items, one `<li>` a ply. Written here rather than looped in the
+    template: a 300-ply game's list was half the page's time in Jinja (six escapes and
+    as many lookups a ply); here each ply's text is escaped once."""
+    items = []
+    for ply in plies:
+        number = ply.number
+        step = ' aria-current="step"' if number == current else ""
+        if ply.text is not None:
+            text = escape(ply.text)
+        elif ply.dealer:
+            text = '<span class="hidden-move">dealt (hidden)</span>'
+        else:
+            text = '<span class="hidden-move">chose in secret</span>'
+        said = "".join(f'<span class="said">{escape(c)}</span>' for c in ply.comments)
+        items.append(f'<li value="{number}"{step}><a href="{here}?ply={number}">'
+                     f'{escape(ply.actor)}: {text}</a>{said}</li>\n')
+    return Markup("".join(items))
 
 
 def public_text():
@@ -229,6 +249,7 @@ def show(game_id: int):
     waiting = waiting_for(engine, game, current, seated)
     return render_template(
         "web/game.html", game=game, engine=engine, seated=seated, labels=labels,
+        move_items=move_items,
         options=[(option, game.options.get(option.name, option.default))
                  for option in engine.options],
         finished=finished, plies=plies, before=before, position=position,
