@@ -627,3 +627,29 @@ def test_g42_missing_actions_become_draws_then_the_brown_tile_then_end():
     assert GF.default_decision(state, P1) == ("cash", ("T01",))
     state = play(state, "cash T01", "pick 1")
     assert GF.default_decision(state, P1) == ("end",)
+
+
+def test_every_decisions_text_reads_back_as_itself_and_folds_to_its_kind_first():
+    """`parse` compares a text only with the legal decisions of the kind it starts with:
+    that is sound because every decision's canonical text folds to its kind first, and
+    parses back to that very decision (random positions of 2 to 4 players)."""
+    import random
+    from pbem.engines.gemforge_moves import decision_text, words
+    engine, rng = get_engine("gemforge"), random.Random("fold")
+    checked = 0
+    for game in range(6):
+        state = engine.start({}, 2 + game % 3, seed=f"fold-{game}")
+        for ply in range(120):
+            waiting = sorted(engine.to_act(state))
+            if not waiting:
+                break
+            if waiting == [CHANCE]:
+                state = engine.apply(state, CHANCE, engine.deal(state, rng))
+                continue
+            seat = rng.choice([s for s in waiting if s != CHANCE])
+            for decision in engine.legal(state, seat):
+                assert words(decision_text(decision))[0] == decision[0], decision
+                assert engine.parse(state, seat, decision_text(decision)) == decision
+                checked += 1
+            state = engine.apply(state, seat, engine.random_decision(state, seat, rng))
+    assert checked > 3000

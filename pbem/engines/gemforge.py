@@ -119,7 +119,12 @@ class GemForge(Engine):
         if not wanted:
             raise InvalidMove("an empty move: write what you do, e.g. take, draw or pass")
         legal = self.legal(state, seat)
-        found = [d for d in legal if meaning(words(decision_text(d))) == meaning(wanted)]
+        # A decision's canonical text folds to its kind first (decision_text), so only
+        # those of the kind written are folded and compared: folding every legal
+        # decision was most of the time a game replayed from its record took.
+        sense = meaning(wanted)
+        found = [d for d in legal
+                 if d[0] == wanted[0] and meaning(words(decision_text(d))) == sense]
         if len(found) == 1:
             return found[0]
         if found:
