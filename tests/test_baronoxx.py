@@ -510,6 +510,14 @@ def test_legal_decisions_count_every_preference_and_check_membership():
     assert ("play", 9, NO_PREF) not in legal
 
 
+def test_the_decisions_offered_are_each_card_once_and_the_standing_preference_once():
+    """What a seat's page shows as buttons and a bot searches: not ~320,000 a card."""
+    state = position(f"{ENDS}\nhands: 1=[54 60] 2=[9 46]")
+    assert OXX.offered(state, 0) == [("play", 54, NO_PREF), ("play", 60, NO_PREF),
+                                     ("pref", NO_PREF)]
+    assert all(decision in OXX.legal(state, 0) for decision in OXX.offered(state, 0))
+
+
 # -- views, diagrams and the command line --------------------------------------------------
 
 def test_the_text_diagram_shows_rows_with_colours_and_fits_in_mail():

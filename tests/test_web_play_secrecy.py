@@ -19,7 +19,6 @@ import pytest
 from pbem.engines.base import CHANCE
 from pbem.mail.tokens import play_token
 from test_web_secrecy import CARD_GAMES, labels, leaked
-from pbem.web.seat_moves import buttons
 from webgames import start
 
 PLIES = 12
@@ -50,7 +49,7 @@ def hidden_from(game_id: int, viewer: int, ply: int) -> set[str]:
     options = set()
     if game.status == "running" and CHANCE not in engine.to_act(state):
         options = {engine.notation(state, viewer, d)
-                   for d in buttons(engine.legal(state, viewer))}
+                   for d in engine.offered(state, viewer)}
     # A long word of a hidden text (a card's name in a deal) is a secret unless the
     # viewer may read it: in a move it may see, its own view (its hand), its options.
     my_words = {word for text in mine | own | options if text

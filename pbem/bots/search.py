@@ -20,7 +20,6 @@ import math
 import random
 import time
 
-from notation.baronoxx import NO_PREF
 from pbem.engines.base import CHANCE, Decision, Engine, State
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
@@ -77,20 +76,16 @@ def canonical(engine: Engine, state: State, seat: int) -> State:
 
 
 def candidates(engine: Engine, state: State, seat: int) -> list[Decision]:
-    """The decisions worth searching: the legal ones that move the game on.
+    """The decisions worth searching: those the engine offers that move the game on.
 
     Standing answers (Gem Forge's and Baron Oxx's preferences) and Onix's repeats of an
     automatic decision change nothing now; a Baron Oxx card is played without a standing
     preference, so the bot is asked where it goes when that matters."""
-    legal = engine.legal(state, seat)
-    if hasattr(legal, "plain") and hasattr(legal, "cards"):  # Baron Oxx's lazy list
-        found = list(legal.plain) + [("play", card, NO_PREF) for card in legal.cards]
-    else:
-        found = [d for d in legal if not _standing(d)]
+    found = [d for d in engine.offered(state, seat) if not _standing(d)]
     if found:
         return found
     fallback = engine.default_decision(state, seat)
-    return [fallback] if fallback is not None else list(legal)[:1]
+    return [fallback] if fallback is not None else engine.offered(state, seat)[:1]
 
 
 def _standing(decision) -> bool:

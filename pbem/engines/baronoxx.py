@@ -83,6 +83,10 @@ class BaronOxx(Engine):
         # N20: in Variant 2 Rule 3 takes no row, so a take list means nothing there.
         return Decisions(plain, cards, takes=not state.positive)
 
+    def offered(self, state: OxxState, seat: int) -> list:
+        legal = self.legal(state, seat)
+        return legal.one_of_each() if legal else []
+
     def _dealer_task(self, state: OxxState) -> tuple:
         if state.phase == REVEAL:
             return ("left", next(s for s in range(state.players) if state.unknown[s]))

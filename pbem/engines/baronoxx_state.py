@@ -70,6 +70,12 @@ class Decisions(Sequence):
     def __len__(self) -> int:
         return len(self.plain) + self.prefs * (len(self.cards) + 1)
 
+    def one_of_each(self) -> list:
+        """The plain decisions, each card without a preference, and the standing
+        preference once (the first of each run of ~320,000)."""
+        return [*self.plain, *(("play", card, self._pref(0)) for card in self.cards),
+                ("pref", self._pref(0))]
+
     def __getitem__(self, index: int):
         if not -len(self) <= index < len(self):
             raise IndexError(index)

@@ -147,6 +147,12 @@ class GameRules:
         replacing a secret choice before the reveal). Nothing that changes nothing."""
         raise NotImplementedError
 
+    def offered(self, state: State, seat: int) -> list[Decision]:
+        """The seat's decisions one of each, as a list a person (or a bot) picks from:
+        `legal` itself, unless the engine's list is too long for that (6 nimmt!'s
+        standing preferences multiply each card by ~320,000); the rest are written."""
+        return list(self.legal(state, seat))
+
     def parse(self, state: State, seat: int, text: str,
               names: Sequence[str] | None = None) -> Decision:
         """Read a player's move text; raises InvalidMove, IllegalMove or AmbiguousMove.

@@ -16,7 +16,6 @@ draw): it would let them peek before committing.
 from __future__ import annotations
 
 import re
-from itertools import islice
 from dataclasses import dataclass, field
 
 from pbem import conversation
@@ -122,7 +121,7 @@ def choices(table: Table, seat: int) -> list[tuple[str, list[str]]]:
         return []
     engine, state = table.engine, table.state
     groups: dict[str, list[str]] = {}
-    for decision in buttons(engine.legal(state, seat)):
+    for decision in engine.offered(state, seat)[:MOST_BUTTONS]:
         text = engine.notation(state, seat, decision)
         if not engine.dealt and POINT.match(text):
             continue
@@ -130,18 +129,7 @@ def choices(table: Table, seat: int) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
-MOST_BUTTONS = 150
-
-
-def buttons(legal) -> list:
-    """The decisions to offer as buttons. 6 nimmt!'s list is lazy and huge (each card with
-    each of ~320,000 standing preferences, N13): there, each card and the standing
-    preference once, without a preference (the first of each run); the text box takes
-    the rest. Elsewhere all of them, up to a page's worth."""
-    runs, plain = getattr(legal, "prefs", None), getattr(legal, "plain", None)
-    if len(legal) > MOST_BUTTONS and runs and plain is not None:
-        return list(plain) + [legal[i] for i in range(len(plain), len(legal), runs)]
-    return list(islice(legal, MOST_BUTTONS))
+MOST_BUTTONS = 150  # a page's worth; the text box takes the rest
 
 
 def points(table: Table, seat: int) -> list[str]:
