@@ -337,10 +337,13 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
 def _same_turn(previous: Told, told: Told, over: bool) -> bool:
     """Whether `told` goes on the turn of `previous`: the same seat's next ply, as
     numbered for the reader (plies hidden from them never split a turn)."""
-    if previous.seat != told.seat or (previous.anonymous != told.anonymous and not over):
+    if previous.seat != told.seat:
         return False
-    return previous.ply + 1 == told.ply if over else previous.shown + 1 == told.shown or (
-        told.anonymous and previous.anonymous)
+    if over:
+        return previous.ply + 1 == told.ply
+    if previous.anonymous or told.anonymous:  # the reader's own secret answers, together
+        return previous.anonymous and told.anonymous
+    return previous.shown + 1 == told.shown
 
 
 def _turn_line(group: list[Told], viewer: int, names: list[str], over: bool) -> str:
