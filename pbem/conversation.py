@@ -257,15 +257,16 @@ def numbered(told: Told, viewer: int, over: bool) -> str | None:
     return f"#{told.shown}"
 
 
-def news(table: Table, seat: int) -> list[str]:
+def news(table: Table, seat: int, advance: bool = True) -> list[str]:
     """Every turn and comment `seat` may see since its cursor, grouped by turn; the
-    cursor moves to now."""
+    cursor moves to now, unless only looked at (`advance=False`: a seat's page)."""
     row = table.seats[seat]
     plies = table.game.plies
     told = min(row.told, plies)  # an undo may have taken back what was told
     comments = _comments_since(table, row.heard)
     lines = _lines(table, seat, _plies_since(table, seat, told), comments)
-    _advance(row, plies, comments[-1].id if comments else row.heard)
+    if advance:
+        _advance(row, plies, comments[-1].id if comments else row.heard)
     return lines
 
 

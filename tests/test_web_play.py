@@ -46,17 +46,28 @@ def read_and_play(client, url: str, text: str):
     return client.post(url, data=confirm_form(shown))
 
 
-def test_the_page_shows_the_seat_and_the_news_since_its_last_visit(config, client):
-    from pbem.store import Seat
+def test_the_page_shows_the_seat_and_the_news_its_next_mail_will_carry(config, client):
+    """A visit only looks: a link scanner fetching the page (twice) takes nothing out of
+    the player's next mail."""
+    from pbem.conversation import send
+    from pbem.play import Table
+    from pbem.store import Outbox, Seat, transaction
+    from mailtest import body
+    from email import message_from_bytes, policy
     game_id = start(config, "onyx", ["alice", "bob"])
     play(game_id, (0, "F6"))
     html = page(client, link(config, game_id, 1))
     assert "<h1>Onyx #1: your seat</h1>" in html
     assert "You are White" in html and "It is your turn (move #2)." in html
     assert news(html) == ["#1 alice: F6"]
-    assert Seat.get(Seat.game == game_id, Seat.number == 1).told == 1  # the mail's cursor
-    assert news(page(client, link(config, game_id, 1))) == []  # told once, not twice
-    assert "Nothing new since your last visit" in page(client, link(config, game_id, 1))
+    assert news(page(client, link(config, game_id, 1))) == ["#1 alice: F6"]
+    assert Seat.get(Seat.game == game_id, Seat.number == 1).told == 0  # the mail's cursor
+    with transaction():
+        send(config, Table.load(game_id), 1)
+    mail = message_from_bytes(bytes(Outbox.select().order_by(Outbox.id.desc()).first()
+                                    .message), policy=policy.default)
+    assert "#1 alice: F6" in body(mail)
+    assert "Nothing new since your last mail." in page(client, link(config, game_id, 1))
 
 
 def test_a_move_is_read_back_then_played_through_the_write_path(config, client):
@@ -83,7 +94,7 @@ def test_a_move_is_read_back_then_played_through_the_write_path(config, client):
     mailed = [row.recipient for row in Outbox.select().where(Outbox.id > 0)][mails_before:]
     assert mailed == [f"bob@{DOMAIN}"]
     after = page(client, answer.headers["Location"])
-    assert "Played: <code>c2</code>" in after and news(after) == ["#5 You: C2*"]
+    assert "Played: <code>c2</code>" in after and news(after)[-1] == "#5 You: C2*"
 
 
 def test_an_illegal_move_is_explained_and_not_played(config, client):
@@ -114,7 +125,7 @@ def test_a_form_showing_an_older_position_is_refused_with_the_news(config, clien
     assert answer.status_code == 409
     assert ("your page showed move #2, but others have moved since; look at the position "
             "below and send again.") in text
-    assert news(text) == ["#2 bob: G5"]
+    assert news(text) == ["#1 You: F6", "#2 bob: G5"]  # since her last mail
     assert Move.select().where(Move.game == game_id).count() == 2
     fresh = read_and_play(client, url, "D4")  # read again: it goes in
     assert fresh.status_code == 303

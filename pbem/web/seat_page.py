@@ -1,5 +1,5 @@
 """Each seat's private page (`/play/<token>`): that seat's view, the news since its last
-visit, the clock, and a move form; and the player's games (`/play/<token>/games`).
+mail, the clock, and a move form; and the player's games (`/play/<token>/games`).
 
 The token is the seat's page token (pbem.mail.tokens.play_token), mailed only to the
 seat's player in each game mail; it is a secret like the reply address, so these pages
@@ -8,8 +8,10 @@ from elsewhere, and are linked from no public page. A game that is over (a resig
 ends it too) or a player who chose `web off` gets the public page instead.
 
 What the page shows is that seat's view only (`view(state, seat)`, the engine's prompt,
-`conversation.news` for the seat): the same words its mail would carry, read from the
-same cursor, which the visit moves on, as a mail does. The form is a plain HTML form:
+`conversation.news` for the seat): the same words its next mail will carry, read from
+the same cursor. A visit only looks: mail clients and link scanners fetch the links in a
+mail, and a GET that moved the cursor would take that news out of the player's next
+mail unseen. The form is a plain HTML form:
 the text goes first to a read-back ("F6: a black stone on F6, capturing E5"), then a
 POST with the ply the page showed (the stale guard) and a CSRF token plays it through
 pbem.web.seat_moves, the same write path as mail. JavaScript (`/play.js`) only adds
@@ -135,11 +137,10 @@ def board_svg(table: Table, seat: int, token: str) -> Markup:
 
 def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
            done: str = "", refusal: str = "", status: int = 200) -> Response:
-    """The seat's page, the news since its last visit (the visit moves its cursor)."""
-    with transaction():
-        table = Table.load(game.id, lock=False)
-        number = seat.number
-        news = conversation.news(table, number)
+    """The seat's page, with the news since its last mail (looked at, not told)."""
+    table = Table.load(game.id, lock=False)
+    number = seat.number
+    news = conversation.news(table, number, advance=False)
     engine = table.engine
     started = table.state is not None
     context = {
