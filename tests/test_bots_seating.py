@@ -147,6 +147,12 @@ def test_timeout_bot_thinks_before_the_game_is_locked(config, frozen_time, monke
     with transaction():
         assert deadlines.act(config, bob.id, frozen_time.now, stale) == 1
     assert len(moves_of(game_id)) == 2 and searches == [1]  # it thought again, locked
+    (row,) = Clock.select().where((Clock.game == game_id) & (Clock.seat == 0))
+    frozen_time.move(days=3, minutes=1)
+    unreadable = deadlines.BotTurn(plies=2, texts=["Z99"])  # this position, a wrong text
+    with transaction():
+        assert deadlines.act(config, row.id, frozen_time.now, unreadable) == 1
+    assert len(moves_of(game_id)) == 3 and searches == [1, 1]  # dropped, thought again
 
 
 

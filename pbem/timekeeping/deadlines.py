@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from pbem import bots, clock
 from pbem.config import Config
+from pbem.engines.base import MoveError
 from pbem.engines.game import deal_while_due
 from pbem.play import Table
 from pbem.store import Comment, transaction
@@ -93,7 +94,8 @@ def bot_turn(clock_id: int, now: dt.datetime) -> BotTurn | None:
                                seed=table.game.seed, ply=plies + 1)
         turn.texts.append(engine.notation(state, row.seat, decision))
         state = engine.apply(state, row.seat, decision)
-        state, dealt = deal_while_due(engine, state, table.game.seed, plies + 1)
+        state, dealt = deal_while_due(engine, state, table.game.seed, plies + 1,
+                                      table.game.generator)  # the game's own dealer
         plies += 1 + len(dealt)
     return turn
 
@@ -203,13 +205,13 @@ def play_for(table: Table, row: Clock, turn: BotTurn | None = None) -> list[str]
         if not still_waiting(table, row):
             break
         state, seat = table.state, row.seat
-        if thought and not row.window:
-            decision = table.engine.parse(state, seat, thought.pop(0), names=table.names)
-        elif timeout == "bot" and not row.window:
-            decision = bots.decide(table.engine, state, seat, bots.DEFAULT_LEVEL,
-                                   seed=table.game.seed, ply=table.next_ply)
-        else:
-            decision = table.engine.default_decision(state, seat)
+        decision = None if row.window else _thought(table, seat, thought)
+        if decision is None:
+            if timeout == "bot" and not row.window:
+                decision = bots.decide(table.engine, state, seat, bots.DEFAULT_LEVEL,
+                                       seed=table.game.seed, ply=table.next_ply)
+            else:
+                decision = table.engine.default_decision(state, seat)
         if decision is None and auto:
             rng = random.Random(f"{table.game.seed}:{table.game.plies}:{seat}")
             decision = table.engine.random_decision(state, seat, rng)
@@ -223,6 +225,17 @@ def play_for(table: Table, row: Clock, turn: BotTurn | None = None) -> list[str]
             Comment.create(game=table.game, ply=ply, seat=seat, text=ledger.AUTOMATIC_NOTE)
         played.append(text)
     return played
+
+
+def _thought(table: Table, seat: int, thought: list[str]):
+    """The next decision the bot thought out before the lock, or None: none is left, or
+    it does not read on this position (then the rest goes too, and the bot thinks here)."""
+    if thought:
+        try:
+            return table.engine.parse(table.state, seat, thought.pop(0), names=table.names)
+        except MoveError:
+            thought.clear()
+    return None
 
 
 def still_waiting(table: Table, row: Clock) -> bool:
