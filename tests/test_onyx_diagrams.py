@@ -42,6 +42,15 @@ def test_text_diagram_marks_a_midpoint_move():
     assert "    |(X)| \\ | . | \\ | . |" in text and text.endswith("White to move.")
 
 
+def test_a_diagram_leaves_the_empty_board_it_starts_from_empty():
+    # Every diagram is written over one cached empty board of its size: the stones and
+    # the last move's brackets of one must not show in the next.
+    ONYX.text_diagram(ONYX.view(after_black_b5(), None))
+    text = ONYX.text_diagram(ONYX.view(position(6, black="", white="F1"), None))
+    assert " 5  . - . - . - . - . - .  5" in text and "X" not in text.split("\n\n")[0]
+    assert "(" not in text.split("\n\n")[0] and " 1  . - . - . - . - . - O  1" in text
+
+
 def test_text_diagram_names_the_winner():
     state = play(position(6, black="A1 A2 A3 A4 A5", white="F1"), "A6")
     assert ONYX.text_diagram(ONYX.view(state, None)).endswith("Black has won.")

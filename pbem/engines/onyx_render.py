@@ -29,39 +29,55 @@ def text_diagram(view: dict) -> str:
        12  . - . - . - . - . - O - O - . - . - . - . - .  12
            | / | . | / | . | / | . | / | . | / | . | / |
     """
-    board = board_of(view["board"])
-    n = board.size
-    marks = {name: STONE_TEXT["black"] for name in view["black"]}
-    marks.update({name: STONE_TEXT["white"] for name in view["white"]})
+    chars, where = _empty_diagram(view["board"])
+    chars = chars.copy()  # the empty board's characters; only the stones are written
+    for colour in ("black", "white"):
+        stone = STONE_TEXT[colour]
+        for name in view[colour]:
+            chars[where[name]] = stone
     last = (view.get("last") or {}).get("point")
-    letters = "    " + "   ".join(board.names[g][0] for g in range(n))
-    lines = [letters]
+    if last in where:
+        at = where[last]
+        chars[at - 1], chars[at + 1] = "(", ")"
+    return "".join(chars) + "\n".join(_legend(view))
+
+
+@lru_cache(maxsize=None)
+def _empty_diagram(size: int) -> tuple[list[str], dict[str, int]]:
+    """The text diagram of an empty board (legend aside) as a list of characters, and
+    where each point's character is in it: a move's diagram copies the list and writes
+    its stones, rather than drawing every point of a 26×26 board again (a mail each)."""
+    board = board_of(size)
+    n = board.size
+    chars: list[str] = []
+    where: dict[str, int] = {}
+
+    def write(text: str) -> None:
+        chars.extend(text)
+
+    letters = "    " + "   ".join(board.names[g][0] for g in range(n)) + "\n"
+    write(letters)
     for r in range(n, 0, -1):
-        row = list(f"{r:>2}  " + " - ".join(marks.get(board.names[board.corner(g, r)], ".")
-                                            for g in range(n)) + f"  {r}")
+        write(f"{r:>2}  ")
         for g in range(n):
-            if board.names[board.corner(g, r)] == last:
-                row[3 + 4 * g], row[5 + 4 * g] = "(", ")"
-        lines.append("".join(row))
+            if g:
+                write(" - ")
+            where[board.names[board.corner(g, r)]] = len(chars)
+            write(".")
+        write(f"  {r}\n")
         if r > 1:
-            lines.append(_cell_row(board, r - 1, marks, last))
-    lines.append(letters)
-    lines.append("")
-    lines.extend(_legend(view))
-    return "\n".join(lines)
-
-
-def _cell_row(board, r: int, marks: dict[str, str], last: str | None) -> str:
-    cells = []
-    for g in range(board.size - 1):
-        mid = board.square_at.get((g, r))
-        if mid is None:
-            cells.append(" / " if r % 2 else " \\ ")
-        else:
-            name = board.names[mid]
-            stone = marks.get(name, ".")
-            cells.append(f"({stone})" if name == last else f" {stone} ")
-    return "    |" + "|".join(cells) + "|"
+            write("    |")
+            for g in range(n - 1):
+                mid = board.square_at.get((g, r - 1))
+                if mid is None:
+                    write(" / " if (r - 1) % 2 else " \\ ")
+                else:
+                    where[board.names[mid]] = len(chars) + 1
+                    write(" . ")
+                write("|")
+            write("\n")
+    write(letters + "\n")
+    return chars, where
 
 
 def _legend(view: dict) -> list[str]:
