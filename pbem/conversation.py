@@ -212,8 +212,7 @@ def tell_followers(config, table: Table) -> None:
     since their last mail; each has a cursor of its own (Follow.told)."""
     if not turn_ended(table):
         return
-    followers = list(Follow.select(Follow, Player).join(Player)
-                     .where(Follow.game == table.game))
+    followers = _FOLLOWERS.rows(table.game.id)
     if not followers:
         return
     shown = as_public(table.game)
@@ -270,6 +269,8 @@ def news(table: Table, seat: int, advance: bool = True) -> list[str]:
     return lines
 
 
+_FOLLOWERS = Prepared(lambda game: Follow.select(Follow, Player).join(Player)
+                      .where(Follow.game == game))
 _PLIES_BETWEEN = Prepared(lambda game, told, first: Move.select(
     Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed, Move.shown)
     .where((Move.game == game) & (Move.ply > told) & (Move.ply < first)).order_by(Move.ply))

@@ -192,7 +192,9 @@ def ignore_robots(intake: Intake) -> bool:
     """Auto-replies, bounces, lists and our own mail coming back get no answer; nor does
     an address (or domain) the operator banned (`pbem admin ban`)."""
     mail = intake.mail
-    if any(Ban.covers(address) for address in (mail.sender, mail.envelope_sender) if address):
+    # The header's sender and the envelope's are mostly one address: asked once.
+    senders = {address.lower() for address in (mail.sender, mail.envelope_sender) if address}
+    if any(Ban.covers(address) for address in senders):
         return intake.stop("ignored: banned address")
     reason = robot_reason(intake.mail, LOOP_HEADER)
     return intake.stop(f"ignored: robot ({reason})") if reason else False
