@@ -377,7 +377,6 @@ def run_commands(intake: Intake) -> bool:
     answered (its commands ran in a savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail)
-    quota_used = limits.error_replies_last_hour(mail.sender) >= config.error_replies_per_hour
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
         if found is not None and found.game is not None:
             speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
@@ -387,7 +386,10 @@ def run_commands(intake: Intake) -> bool:
         else:
             report = run_global_mail(speaker, intake.lines)
         only_errors = report is not None and not (report.applied or report.held)
-        if only_errors and quota_used:
+        # Counted only for an answer that would say what failed: the count reads
+        # each of the sender's rows of the hour, and the mail's own is not among them.
+        if only_errors and (limits.error_replies_last_hour(mail.sender)
+                            >= config.error_replies_per_hour):
             savepoint.rollback()
             return intake.stop(f"ignored: {config.error_replies_per_hour} error replies to "
                                f"this address within an hour already")
