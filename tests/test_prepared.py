@@ -8,7 +8,7 @@ import pytest
 from peewee import fn
 
 from pbem.store import Game, Inbound, Player, Seat, transaction
-from pbem.store.prepared import Prepared
+from pbem.store.prepared import _PLAIN_MODEL, Prepared
 
 SEATS = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                  .where((Seat.game == game) & (Seat.number >= number)).order_by(Seat.number))
@@ -54,6 +54,38 @@ def test_rows_come_back_as_the_query_returns_them(two_games):
     loaded = GAME.get(second.id)
     assert loaded.__data__ == Game.get_by_id(second.id).__data__
     assert loaded.state == {"plies": 1} and loaded.options == {"board": "12"}
+
+SEATS_ALONE = Prepared(lambda game: Seat.select().where(Seat.game == game).order_by(Seat.number))
+
+
+def test_later_runs_build_the_rows_peewees_reader_builds(two_games):
+    # From the second run on, rows are read without peewee's reader working the columns
+    # out again; rows of one model are built straight into their __data__.
+    first, second = two_games
+    for _ in range(3):
+        for game in two_games:
+            expected = list(Seat.select().where(Seat.game == game.id).order_by(Seat.number))
+            found = SEATS_ALONE.rows(game.id)
+            assert [type(s) for s in found] == [Seat, Seat]
+            assert [(s.__data__, s._dirty, s.__rel__) for s in found] == \
+                [(s.__data__, s._dirty, s.__rel__) for s in expected]
+            joined = SEATS.rows(game.id, 0)
+            assert [(s.__data__, s.player.__data__, s._dirty) for s in joined] == \
+                [(s.__data__, s.player.__data__, s._dirty) for s in
+                 Seat.select(Seat, Player).join(Player).where(Seat.game == game.id)
+                 .order_by(Seat.number)]
+    assert {kind for kind, _ in SEATS_ALONE._readers.values()} == {_PLAIN_MODEL}
+    assert {kind for kind, _ in SEATS._readers.values()} == {None}  # a join: peewee's rows
+    seat = SEATS_ALONE.rows(second.id)[0]
+    assert seat.player.name == "ben" and seat.game_id == second.id  # the foreign keys
+    seat.answer = "declined"  # and such a row saves as any other
+    assert seat.dirty_fields == [Seat.answer]
+    seat.save()
+    assert Seat.get_by_id(seat.id).answer == "declined"
+    game = GAME.get(first.id)
+    game.state = {"plies": 7}
+    game.save()
+    assert GAME.get(first.id).state == {"plies": 7} and GAME.get(second.id).state == {"plies": 1}
 
 
 def test_values_are_bound_among_peewees_own(two_games):

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from peewee import SQL
+from peewee import (SQL, FieldAccessor, ForeignKeyAccessor, Model,
+                    ModelObjectCursorWrapper)
 
 _MARK = re.compile(r"/\*pbem:(\d+)\*/")
 
@@ -34,6 +35,7 @@ class Prepared:
     def __init__(self, build: Callable):
         self.build = build
         self._written: dict = {}  # (database class, arity) -> (query, sql, slots)
+        self._readers: dict = {}  # id(query) -> how its rows are read (_reader_setup)
 
     def _write(self, arity: int):
         from pbem.store.models import database  # the models use prepared queries too
@@ -62,7 +64,20 @@ class Prepared:
     def rows(self, *args) -> list:
         """Every row, as the query would return them."""
         query, cursor = self._run(args)
-        return list(query._get_cursor_wrapper(cursor))
+        reader = query._get_cursor_wrapper(cursor)
+        setup = self._readers.get(id(query))
+        if setup is None:  # the first run: peewee's reader works out the columns
+            found = list(reader)
+            if reader.initialized:
+                self._readers[id(query)] = _reader_setup(reader)
+            return found
+        kind, kept = setup
+        reader.__dict__.update(kept)
+        fetched = cursor.fetchall()
+        cursor.close()
+        if kind is _PLAIN_MODEL:
+            return [_plain_model(reader, row) for row in fetched]
+        return [reader.process_row(row) for row in fetched]
 
     def first(self, *args):
         """The first row, or None (write the LIMIT into the query when it matters)."""
@@ -86,6 +101,47 @@ class Prepared:
         _, cursor = self._run(args)
         row = cursor.fetchone()
         return None if row is None else row[0]
+
+
+# What a peewee row reader works out from its first row (the columns, their
+# conversions, the models to build), the same for every run of one query: kept, so that
+# a later run does not work it out again (a fifth of reading a row).
+_PER_CURSOR = {"cursor", "count", "index", "initialized", "populated", "row_cache"}
+_PLAIN_MODEL = "plain model"  # rows of one model, every column one of its fields
+
+
+def _reader_setup(reader) -> tuple:
+    kept = {name: value for name, value in reader.__dict__.items()
+            if name not in _PER_CURSOR}
+    kept["initialized"] = True
+    model = getattr(reader, "constructor", None)
+    plain = (type(reader) is ModelObjectCursorWrapper and reader.is_model
+             and model.__init__ is Model.__init__
+             and all(type(_accessor(model, column)) in (FieldAccessor, ForeignKeyAccessor)
+                     for column in reader.unique_columns))
+    return (_PLAIN_MODEL if plain else None), kept
+
+
+def _accessor(model, name: str):
+    """What `instance.name = value` goes through on `model` (None: nothing)."""
+    return next((k.__dict__[name] for k in model.__mro__ if name in k.__dict__), None)
+
+
+def _plain_model(reader, row):
+    """`reader.process_row(row)` for a row of one model: the instance peewee would build
+    (`Model(__no_default__=1, **values)`, then its dirty set cleared), its values set
+    straight into `__data__`, as the field accessors set them."""
+    values = {}
+    columns, converters = reader.unique_columns, reader.converters
+    for i in reader.no_convert:
+        values[columns[i]] = row[i]
+    for i in reader.convert:
+        values[columns[i]] = converters[i](row[i])
+    instance = object.__new__(reader.constructor)
+    instance.__data__ = values
+    instance._dirty = set()
+    instance.__rel__ = {}
+    return instance
 
 
 class Creates:
