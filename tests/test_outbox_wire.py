@@ -43,3 +43,28 @@ def test_a_long_header_is_folded_as_smtp_folds_it():
             b" =?utf-8?q?m=2Ea-rather-long-domain=2Eexample=2Eorg=3Fsubject=3Dquiet=3E?=\r\n"
             ) in wire
     assert b"\r\nSubject: hello\r\n" in wire
+
+
+@pytest.mark.parametrize("paragraphs", [["a line\r\nand one\rand one\nmore"], ["no newline"],
+                                        ["Zoë\n\n\nthree blank lines"], [""]])
+def test_bodies_a_line_end_at_a_time_and_pbems_mails_without_the_generator(
+        paragraphs, monkeypatch):
+    config = Config(domain="pbem.test", secret_key="k")
+    message = compose.build(config, ("Zoë", "zoe@example.org"), "[pbem] Onyx #3", "note",
+                            {"paragraphs": paragraphs}, reply_to=LONG_REPLY, game_id=3)
+    expected = message.as_bytes(policy=email.policy.SMTP)
+    assert b"\r\n" in expected and b"\n" not in expected.replace(b"\r\n", b"")
+
+    def generator(*args, **kwargs):
+        raise AssertionError("the generator was used")
+    monkeypatch.setattr(type(message), "as_bytes", generator)
+    assert wire_bytes(message) == expected
+
+
+def test_a_message_of_another_shape_is_left_to_the_generator():
+    from email.mime.application import MIMEApplication
+    from email.mime.multipart import MIMEMultipart
+    message = MIMEMultipart("mixed", boundary="b0undary")
+    message.preamble = "This is a MIME message."
+    message.attach(MIMEApplication(b"\x00\x01binary", "octet-stream"))
+    assert wire_bytes(message) == message.as_bytes(policy=email.policy.SMTP)
