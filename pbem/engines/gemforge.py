@@ -20,13 +20,14 @@ from pbem.engines.base import CHANCE, AmbiguousMove, Engine, IllegalMove, Invali
 from pbem.engines.gemforge_messages import prompt, why_not
 from pbem.engines.gemforge_moves import (VERBS, deal_text, decision_text, meaning,
                                          read_deal, to_shuffle, words)
+from pbem.engines.gemforge_random import own_turn, plain_random, turn_options, turn_random
 from pbem.engines.gemforge_rules import (advance, answer_window, card_options, card_words, cash,
                                          chance_need, copy_step, next_turn, play_card,
                                          reveal_tiles)
 from pbem.engines.gemforge_state import (
-    CARD_NAMES, CART, COLOURS, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
+    CARD_NAMES, CART, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
     PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
-    GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem, set_options,
+    GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem,
     shuffled, tiles, without)
 
 
@@ -93,15 +94,10 @@ class GemForge(Engine):
         found = [("cash", c) for c in cash_options(state, seat)]
         if state.actions == 2:
             return found + ([] if brown_waiting(state, seat) else [("end",)])
-        cart = state.carts[seat]
-        if len(cart) < CART and state.mine:
-            found.append(("take",))
-        found += [("set", g, t) for g, t in set_options(state, seat)]
-        found += [("discard", g) for g in sorted(set(cart), key=COLOURS.index)]
-        found.append(("draw",))
-        for card in OWN_TURN:
-            if card in state.hands[seat]:
-                found += [("play", card, args) for args in card_options(state, seat, card)]
+        can_take = len(state.carts[seat]) < CART and state.mine
+        kinds = ["take"] * bool(can_take) + ["set", "discard", "draw"]
+        for kind in kinds + [card for card in OWN_TURN if card in state.hands[seat]]:
+            found += turn_options(state, seat, kind)
         return found
 
     # -- notation ---------------------------------------------------------------------
@@ -424,21 +420,11 @@ class GemForge(Engine):
 
     def random_decision(self, state: GemState, seat: int, rng: random.Random) -> tuple:
         """Random but lively: standing answers now and then, cashing and reacting often,
-        otherwise a random kind of decision, then a random one of that kind."""
-        legal = self.legal(state, seat)
-        answers = [d for d in legal if d[0] != "pref"]
-        if not answers or rng.random() < 0.03:
-            return rng.choice([d for d in legal if d[0] == "pref"])
-        plays = [d for d in answers if d[0] == "play"]
-        if self._answering(state, seat):
-            return rng.choice(plays) if plays and rng.random() < 0.6 else ("pass",)
-        cashes = [d for d in answers if d[0] == "cash"]
-        if cashes and rng.random() < 0.7:
-            return rng.choice(cashes)
-        def kind(d):  # each card is a kind of its own
-            return d[1] if d[0] == "play" else d[0]
-        chosen = rng.choice(sorted({kind(d) for d in answers}))
-        return rng.choice([d for d in answers if kind(d) == chosen])
+        otherwise a random kind of decision, then a random one of that kind (the policy
+        is in pbem.engines.gemforge_random)."""
+        if own_turn(state, seat):
+            return turn_random(state, seat, rng)
+        return plain_random(self, state, seat, rng)
 
     # -- diagrams ---------------------------------------------------------------------
 

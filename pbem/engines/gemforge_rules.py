@@ -11,7 +11,7 @@ are in pbem.engines.gemforge_state; pbem.engines.gemforge wraps both in the engi
 from __future__ import annotations
 
 from pbem.engines.gemforge_state import (
-    accepts, brown_waiting, CART, cash_options, change, clockwise, COLOURS, complete,
+    accepts, brown_waiting, can_set, CART, cash_options, change, clockwise, COLOURS, complete,
     empty_ornament, GemState, MARKET, multisets, ornament, owner_of, pop, push,
     put, remove_cards, return_gems, say, score, seat_name, sequences, set_gem, set_options,
     SETUP, tiles, WINDOWS, without, limit_seats)
@@ -64,6 +64,36 @@ def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
     if card == "copy-set":
         return set_options(state, seat)
     return [()]  # cancel
+
+
+def card_playable(state: GemState, seat: int, card: str) -> bool:
+    """Whether `card_options` has a way to play `card` now, without listing them all (a
+    random decision asks it of every card in hand, and plays one of them)."""
+    cart, others = state.carts[seat], [s for s in range(state.players) if s != seat]
+    free = CART - len(cart)
+    if card == "swap-ornaments":
+        def bare(row):
+            return any(set(o[1]) == {"."} for o in row)
+        return bare(state.ornaments[seat]) and (
+            bool(state.market) or any(bare(state.ornaments[s]) for s in others))
+    if card == "swap-gems":
+        return any(g != h for g in set(cart) for s in others for h in state.carts[s])
+    if card == "take-from-ornament":
+        return bool(free) and any(not complete(o) and set(o[1]) - {"."}
+                                  for s in others for o in state.ornaments[s])
+    if card == "discard-gems":
+        return any(state.carts)
+    if card == "mine":  # keeping a gem needs a free slot; keeping none, a changed mine
+        mine = state.mine
+        return any((n > 1 and free) or mine[n:] + mine[:n] != mine
+                   for n in range(1, min(3, len(mine)) + 1))
+    if card == "take-from-cart":
+        return bool(free) and any(state.carts[s] for s in others)
+    if card in ("set-two", "copy-set"):
+        return can_set(state, seat)
+    if card == "copy-take":
+        return bool(free and state.mine)
+    return True  # three-cards, cancel
 
 
 def card_words(card: str, args: tuple) -> str:

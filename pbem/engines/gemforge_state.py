@@ -187,6 +187,12 @@ def set_options(state: GemState, seat: int, cart: str | None = None,
             for o in row if accepts(o[0], o[1], gem)]
 
 
+def can_set(state: GemState, seat: int) -> bool:
+    """Whether `set_options` has any (gem, tile)."""
+    row = state.ornaments[seat]
+    return any(accepts(o[0], o[1], gem) for gem in set(state.carts[seat]) for o in row)
+
+
 def set_gem(state: GemState, seat: int, gem: str, tile_id: str) -> GemState:
     row = tuple((o[0], place(o[0], o[1], gem)) if o[0] == tile_id else o
                 for o in state.ornaments[seat])
