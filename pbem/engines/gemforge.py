@@ -178,7 +178,9 @@ class GemForge(Engine):
         raise IllegalMove("the dealer has nothing to deal now")
 
     def apply(self, state: GemState, seat: int, decision: tuple) -> GemState:
-        state = change(state, automatic=())
+        # Every way on changes the state, so one copy is enough: no need for another here.
+        if state.automatic:
+            state = change(state, automatic=())
         if seat == CHANCE:
             return advance(self._apply_deal(state, decision))
         kind = decision[0]

@@ -43,7 +43,7 @@ def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
     if card == "mine":
         # G24: keeping nothing only turns the mine round; that must change its order.
         return [(n, keep) for n in range(1, min(3, len(state.mine)) + 1)
-                for keep in [""] + multisets(state.mine[:n], min(n - 1, free))
+                for keep in ("", *multisets(state.mine[:n], min(n - 1, free)))
                 if keep or state.mine[n:] + state.mine[:n] != state.mine]
     if card == "take-from-cart":
         return [(s, gems) for s in others for gems in multisets(state.carts[s], min(2, free))]
@@ -309,7 +309,8 @@ def advance(state: GemState) -> GemState:
         if after is None:
             break
         state = after
-    if not any(p["step"] in ("replace", "refill", "deal-tile") for p in state.pending):
+    if state.fresh and not any(p["step"] in ("replace", "refill", "deal-tile")
+                               for p in state.pending):
         state = change(state, fresh=())
     return state
 
@@ -342,7 +343,7 @@ def run_step(state: GemState) -> GemState | None:
             step == "limit" and limit_seats(state, head)):
         return None
     if step == "resolved":
-        return change(pop(state), discard=state.discard + head["cards"])
+        return change(state, pending=state.pending[1:], discard=state.discard + head["cards"])
     if step == "chain":
         return close_chain(state, head)
     if step == "copy":
@@ -358,12 +359,12 @@ def run_step(state: GemState) -> GemState | None:
         if not state.deck:  # the dealer reshuffles; with no discard either, no card
             return None if state.discard else pop(state)
         seat, rest = head["seat"], head["n"] - 1
-        state = change(pop(state), deck=state.deck[1:],
+        state = change(state, pending=state.pending[1:], deck=state.deck[1:],
                        hands=put(state.hands, seat, state.hands[seat] + state.deck[:1]))
         return push(state, {**head, "n": rest}) if rest else state
     if not state.tiles:  # refill a market slot, or deal the deck's top tile to a seat
         return None
-    top, state = state.tiles[0], change(pop(state), tiles=state.tiles[1:])
+    top, state = state.tiles[0], change(state, pending=state.pending[1:], tiles=state.tiles[1:])
     if step == "refill":
         return change(state, market=put(state.market, head["slot"], top))
     row = state.ornaments[head["seat"]] + (empty_ornament(top),)
