@@ -236,9 +236,9 @@ class GemForge(Engine):
         if kind == "drop":
             hand = remove_cards(state.hands[seat], decision[1])
             # The limit step ends when nobody is over the limit any more (G25a).
-            return say(change(state, hands=put(state.hands, seat, hand),
-                              discard=state.discard + decision[1]),
-                       f"{seat_name(seat)} discards {len(decision[1])} card(s) face down")
+            text = f"{seat_name(seat)} discards {len(decision[1])} card(s) face down"
+            return say(state, text, hands=put(state.hands, seat, hand),
+                       discard=state.discard + decision[1])
         if kind in ("pick", "refresh"):
             slot = decision[1]
             tile = state.market[slot]
@@ -257,29 +257,33 @@ class GemForge(Engine):
             return cash(state, seat, decision[1])
         if kind == "end":
             return next_turn(state)
-        return self._action(change(state, actions=state.actions + 1), seat, decision)
+        return self._action(state, seat, decision)
 
     def _action(self, state: GemState, seat: int, decision: tuple) -> GemState:
-        """One of the five actions (G11, G12), with the copy window it opens (G36)."""
+        """One of the five actions (G11, G12), with the copy window it opens (G36). The
+        action is counted in the same copy of the state as its effect and its news."""
         kind, cart, who = decision[0], state.carts[seat], seat_name(seat)
+        actions = state.actions + 1
         if kind == "take":
-            state = change(state, mine=state.mine[1:],
-                           carts=put(state.carts, seat, cart + state.mine[0]))
-            state = say(state, f"{who} takes {state.carts[seat][-1]}")
+            gem = state.mine[0]
+            state = say(state, f"{who} takes {gem}", actions=actions, mine=state.mine[1:],
+                        carts=put(state.carts, seat, cart + gem))
             window = copy_step(state, "copy-take")
         elif kind == "set":
             state = say(set_gem(state, seat, decision[1], decision[2]),
-                        f"{who} sets {decision[1]} in {decision[2]}")
+                        f"{who} sets {decision[1]} in {decision[2]}", actions=actions)
             window = copy_step(state, "copy-set")
         elif kind == "discard":
-            return say(change(state, carts=put(state.carts, seat, without(cart, decision[1])),
-                              mine=state.mine + decision[1]), f"{who} discards {decision[1]}")
+            return say(state, f"{who} discards {decision[1]}", actions=actions,
+                       carts=put(state.carts, seat, without(cart, decision[1])),
+                       mine=state.mine + decision[1])
         elif kind == "draw":
-            return push(say(state, f"{who} takes an action card"),
-                        {"step": "draw", "seat": seat, "n": 1},
-                        {"step": "limit", "seats": (seat,)})
+            steps = ({"step": "draw", "seat": seat, "n": 1},
+                     {"step": "limit", "seats": (seat,)})
+            return say(state, f"{who} takes an action card", actions=actions,
+                       pending=steps + state.pending)
         else:
-            return play_card(state, seat, decision[1], decision[2])
+            return play_card(change(state, actions=actions), seat, decision[1], decision[2])
         return push(state, window) if window else state
 
     def outcome(self, state: GemState) -> Outcome | None:

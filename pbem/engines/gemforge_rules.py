@@ -373,7 +373,7 @@ def run_step(state: GemState) -> GemState | None:
 
 def next_turn(state: GemState) -> GemState:
     active = (state.active + 1) % state.players
-    return say(change(state, active=active, actions=0), f"{seat_name(active)}'s turn")
+    return say(state, f"{seat_name(active)}'s turn", active=active, actions=0)
 
 
 def cash(state: GemState, seat: int, chosen: tuple) -> GemState:

@@ -201,10 +201,12 @@ def set_gem(state: GemState, seat: int, gem: str, tile_id: str) -> GemState:
                   ornaments=put(state.ornaments, seat, row))
 
 
-def say(state: GemState, text: str) -> GemState:
-    """Add a public event to the news (the last 12 are kept)."""
+def say(state: GemState, text: str, **fields) -> GemState:
+    """Add a public event to the news (the last 12 are kept), with `fields` changed in
+    the same copy of the state."""
     number = state.events + 1
-    return change(state, events=number, news=(state.news + ((number, text),))[-12:])
+    return change(state, events=number, news=(state.news + ((number, text),))[-12:],
+                  **fields)
 
 
 def push(state: GemState, *steps: dict) -> GemState:
