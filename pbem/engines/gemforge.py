@@ -20,13 +20,14 @@ from pbem.engines.base import CHANCE, AmbiguousMove, Engine, IllegalMove, Invali
 from pbem.engines.gemforge_messages import prompt, why_not
 from pbem.engines.gemforge_moves import (VERBS, deal_text, decision_text, meaning,
                                          read_deal, to_shuffle, words)
+from pbem.engines.gemforge_random import own_turn, plain_random, turn_options, turn_random
 from pbem.engines.gemforge_rules import (advance, answer_window, card_options, card_words, cash,
                                          chance_need, copy_step, next_turn, play_card,
                                          reveal_tiles)
 from pbem.engines.gemforge_state import (
-    CARD_NAMES, CART, COLOURS, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
+    CARD_NAMES, CART, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
     PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
-    GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem, set_options,
+    GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem,
     shuffled, tiles, without)
 
 
@@ -93,15 +94,10 @@ class GemForge(Engine):
         found = [("cash", c) for c in cash_options(state, seat)]
         if state.actions == 2:
             return found + ([] if brown_waiting(state, seat) else [("end",)])
-        cart = state.carts[seat]
-        if len(cart) < CART and state.mine:
-            found.append(("take",))
-        found += [("set", g, t) for g, t in set_options(state, seat)]
-        found += [("discard", g) for g in sorted(set(cart), key=COLOURS.index)]
-        found.append(("draw",))
-        for card in OWN_TURN:
-            if card in state.hands[seat]:
-                found += [("play", card, args) for args in card_options(state, seat, card)]
+        can_take = len(state.carts[seat]) < CART and state.mine
+        kinds = ["take"] * bool(can_take) + ["set", "discard", "draw"]
+        for kind in kinds + [card for card in OWN_TURN if card in state.hands[seat]]:
+            found += turn_options(state, seat, kind)
         return found
 
     # -- notation ---------------------------------------------------------------------
@@ -182,7 +178,9 @@ class GemForge(Engine):
         raise IllegalMove("the dealer has nothing to deal now")
 
     def apply(self, state: GemState, seat: int, decision: tuple) -> GemState:
-        state = change(state, automatic=())
+        # Every way on changes the state, so one copy is enough: no need for another here.
+        if state.automatic:
+            state = change(state, automatic=())
         if seat == CHANCE:
             return advance(self._apply_deal(state, decision))
         kind = decision[0]
@@ -238,9 +236,9 @@ class GemForge(Engine):
         if kind == "drop":
             hand = remove_cards(state.hands[seat], decision[1])
             # The limit step ends when nobody is over the limit any more (G25a).
-            return say(change(state, hands=put(state.hands, seat, hand),
-                              discard=state.discard + decision[1]),
-                       f"{seat_name(seat)} discards {len(decision[1])} card(s) face down")
+            text = f"{seat_name(seat)} discards {len(decision[1])} card(s) face down"
+            return say(state, text, hands=put(state.hands, seat, hand),
+                       discard=state.discard + decision[1])
         if kind in ("pick", "refresh"):
             slot = decision[1]
             tile = state.market[slot]
@@ -259,29 +257,33 @@ class GemForge(Engine):
             return cash(state, seat, decision[1])
         if kind == "end":
             return next_turn(state)
-        return self._action(change(state, actions=state.actions + 1), seat, decision)
+        return self._action(state, seat, decision)
 
     def _action(self, state: GemState, seat: int, decision: tuple) -> GemState:
-        """One of the five actions (G11, G12), with the copy window it opens (G36)."""
+        """One of the five actions (G11, G12), with the copy window it opens (G36). The
+        action is counted in the same copy of the state as its effect and its news."""
         kind, cart, who = decision[0], state.carts[seat], seat_name(seat)
+        actions = state.actions + 1
         if kind == "take":
-            state = change(state, mine=state.mine[1:],
-                           carts=put(state.carts, seat, cart + state.mine[0]))
-            state = say(state, f"{who} takes {state.carts[seat][-1]}")
+            gem = state.mine[0]
+            state = say(state, f"{who} takes {gem}", actions=actions, mine=state.mine[1:],
+                        carts=put(state.carts, seat, cart + gem))
             window = copy_step(state, "copy-take")
         elif kind == "set":
             state = say(set_gem(state, seat, decision[1], decision[2]),
-                        f"{who} sets {decision[1]} in {decision[2]}")
+                        f"{who} sets {decision[1]} in {decision[2]}", actions=actions)
             window = copy_step(state, "copy-set")
         elif kind == "discard":
-            return say(change(state, carts=put(state.carts, seat, without(cart, decision[1])),
-                              mine=state.mine + decision[1]), f"{who} discards {decision[1]}")
+            return say(state, f"{who} discards {decision[1]}", actions=actions,
+                       carts=put(state.carts, seat, without(cart, decision[1])),
+                       mine=state.mine + decision[1])
         elif kind == "draw":
-            return push(say(state, f"{who} takes an action card"),
-                        {"step": "draw", "seat": seat, "n": 1},
-                        {"step": "limit", "seats": (seat,)})
+            steps = ({"step": "draw", "seat": seat, "n": 1},
+                     {"step": "limit", "seats": (seat,)})
+            return say(state, f"{who} takes an action card", actions=actions,
+                       pending=steps + state.pending)
         else:
-            return play_card(state, seat, decision[1], decision[2])
+            return play_card(change(state, actions=actions), seat, decision[1], decision[2])
         return push(state, window) if window else state
 
     def outcome(self, state: GemState) -> Outcome | None:
@@ -424,21 +426,11 @@ class GemForge(Engine):
 
     def random_decision(self, state: GemState, seat: int, rng: random.Random) -> tuple:
         """Random but lively: standing answers now and then, cashing and reacting often,
-        otherwise a random kind of decision, then a random one of that kind."""
-        legal = self.legal(state, seat)
-        answers = [d for d in legal if d[0] != "pref"]
-        if not answers or rng.random() < 0.03:
-            return rng.choice([d for d in legal if d[0] == "pref"])
-        plays = [d for d in answers if d[0] == "play"]
-        if self._answering(state, seat):
-            return rng.choice(plays) if plays and rng.random() < 0.6 else ("pass",)
-        cashes = [d for d in answers if d[0] == "cash"]
-        if cashes and rng.random() < 0.7:
-            return rng.choice(cashes)
-        def kind(d):  # each card is a kind of its own
-            return d[1] if d[0] == "play" else d[0]
-        chosen = rng.choice(sorted({kind(d) for d in answers}))
-        return rng.choice([d for d in answers if kind(d) == chosen])
+        otherwise a random kind of decision, then a random one of that kind (the policy
+        is in pbem.engines.gemforge_random)."""
+        if own_turn(state, seat):
+            return turn_random(state, seat, rng)
+        return plain_random(self, state, seat, rng)
 
     # -- diagrams ---------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ are in pbem.engines.gemforge_state; pbem.engines.gemforge wraps both in the engi
 from __future__ import annotations
 
 from pbem.engines.gemforge_state import (
-    accepts, brown_waiting, CART, cash_options, change, clockwise, COLOURS, complete,
+    accepts, brown_waiting, can_set, CART, cash_options, change, clockwise, COLOURS, complete,
     empty_ornament, GemState, MARKET, multisets, ornament, owner_of, pop, push,
     put, remove_cards, return_gems, say, score, seat_name, sequences, set_gem, set_options,
     SETUP, tiles, WINDOWS, without, limit_seats)
@@ -43,7 +43,7 @@ def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
     if card == "mine":
         # G24: keeping nothing only turns the mine round; that must change its order.
         return [(n, keep) for n in range(1, min(3, len(state.mine)) + 1)
-                for keep in [""] + multisets(state.mine[:n], min(n - 1, free))
+                for keep in ("", *multisets(state.mine[:n], min(n - 1, free)))
                 if keep or state.mine[n:] + state.mine[:n] != state.mine]
     if card == "take-from-cart":
         return [(s, gems) for s in others for gems in multisets(state.carts[s], min(2, free))]
@@ -64,6 +64,36 @@ def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
     if card == "copy-set":
         return set_options(state, seat)
     return [()]  # cancel
+
+
+def card_playable(state: GemState, seat: int, card: str) -> bool:
+    """Whether `card_options` has a way to play `card` now, without listing them all (a
+    random decision asks it of every card in hand, and plays one of them)."""
+    cart, others = state.carts[seat], [s for s in range(state.players) if s != seat]
+    free = CART - len(cart)
+    if card == "swap-ornaments":
+        def bare(row):
+            return any(set(o[1]) == {"."} for o in row)
+        return bare(state.ornaments[seat]) and (
+            bool(state.market) or any(bare(state.ornaments[s]) for s in others))
+    if card == "swap-gems":
+        return any(g != h for g in set(cart) for s in others for h in state.carts[s])
+    if card == "take-from-ornament":
+        return bool(free) and any(not complete(o) and set(o[1]) - {"."}
+                                  for s in others for o in state.ornaments[s])
+    if card == "discard-gems":
+        return any(state.carts)
+    if card == "mine":  # keeping a gem needs a free slot; keeping none, a changed mine
+        mine = state.mine
+        return any((n > 1 and free) or mine[n:] + mine[:n] != mine
+                   for n in range(1, min(3, len(mine)) + 1))
+    if card == "take-from-cart":
+        return bool(free) and any(state.carts[s] for s in others)
+    if card in ("set-two", "copy-set"):
+        return can_set(state, seat)
+    if card == "copy-take":
+        return bool(free and state.mine)
+    return True  # three-cards, cancel
 
 
 def card_words(card: str, args: tuple) -> str:
@@ -279,7 +309,8 @@ def advance(state: GemState) -> GemState:
         if after is None:
             break
         state = after
-    if not any(p["step"] in ("replace", "refill", "deal-tile") for p in state.pending):
+    if state.fresh and not any(p["step"] in ("replace", "refill", "deal-tile")
+                               for p in state.pending):
         state = change(state, fresh=())
     return state
 
@@ -312,7 +343,7 @@ def run_step(state: GemState) -> GemState | None:
             step == "limit" and limit_seats(state, head)):
         return None
     if step == "resolved":
-        return change(pop(state), discard=state.discard + head["cards"])
+        return change(state, pending=state.pending[1:], discard=state.discard + head["cards"])
     if step == "chain":
         return close_chain(state, head)
     if step == "copy":
@@ -328,12 +359,12 @@ def run_step(state: GemState) -> GemState | None:
         if not state.deck:  # the dealer reshuffles; with no discard either, no card
             return None if state.discard else pop(state)
         seat, rest = head["seat"], head["n"] - 1
-        state = change(pop(state), deck=state.deck[1:],
+        state = change(state, pending=state.pending[1:], deck=state.deck[1:],
                        hands=put(state.hands, seat, state.hands[seat] + state.deck[:1]))
         return push(state, {**head, "n": rest}) if rest else state
     if not state.tiles:  # refill a market slot, or deal the deck's top tile to a seat
         return None
-    top, state = state.tiles[0], change(pop(state), tiles=state.tiles[1:])
+    top, state = state.tiles[0], change(state, pending=state.pending[1:], tiles=state.tiles[1:])
     if step == "refill":
         return change(state, market=put(state.market, head["slot"], top))
     row = state.ornaments[head["seat"]] + (empty_ornament(top),)
@@ -342,7 +373,7 @@ def run_step(state: GemState) -> GemState | None:
 
 def next_turn(state: GemState) -> GemState:
     active = (state.active + 1) % state.players
-    return say(change(state, active=active, actions=0), f"{seat_name(active)}'s turn")
+    return say(state, f"{seat_name(active)}'s turn", active=active, actions=0)
 
 
 def cash(state: GemState, seat: int, chosen: tuple) -> GemState:

@@ -138,6 +138,7 @@ def remove_cards(hand: tuple, cards) -> tuple:
     return tuple(hand)
 
 
+@lru_cache(maxsize=None)  # a few thousand (tile, slots, gem): asked at every decision
 def accepts(tile_id: str, gems: str, gem: str) -> bool:
     """Whether an ornament takes `gem` in one of its empty slots (G12, G13)."""
     tile = tiles()[tile_id]
@@ -187,6 +188,12 @@ def set_options(state: GemState, seat: int, cart: str | None = None,
             for o in row if accepts(o[0], o[1], gem)]
 
 
+def can_set(state: GemState, seat: int) -> bool:
+    """Whether `set_options` has any (gem, tile)."""
+    row = state.ornaments[seat]
+    return any(accepts(o[0], o[1], gem) for gem in set(state.carts[seat]) for o in row)
+
+
 def set_gem(state: GemState, seat: int, gem: str, tile_id: str) -> GemState:
     row = tuple((o[0], place(o[0], o[1], gem)) if o[0] == tile_id else o
                 for o in state.ornaments[seat])
@@ -194,10 +201,12 @@ def set_gem(state: GemState, seat: int, gem: str, tile_id: str) -> GemState:
                   ornaments=put(state.ornaments, seat, row))
 
 
-def say(state: GemState, text: str) -> GemState:
-    """Add a public event to the news (the last 12 are kept)."""
+def say(state: GemState, text: str, **fields) -> GemState:
+    """Add a public event to the news (the last 12 are kept), with `fields` changed in
+    the same copy of the state."""
     number = state.events + 1
-    return change(state, events=number, news=(state.news + ((number, text),))[-12:])
+    return change(state, events=number, news=(state.news + ((number, text),))[-12:],
+                  **fields)
 
 
 def push(state: GemState, *steps: dict) -> GemState:
@@ -211,8 +220,10 @@ def pop(state: GemState) -> GemState:
 def cash_options(state: GemState, seat: int) -> list[tuple[str, ...]]:
     """Complete tiles a seat may cash (G14–G16): a brown one alone, a light-blue one
     alone or with others of its gem colour as a set."""
-    done = [o for o in state.ornaments[seat] if complete(o)]
+    done = [o for o in state.ornaments[seat] if "." not in o[1]]  # complete
     options = [(o[0],) for o in done]
+    if not done:
+        return options
     by_colour: dict[str, list[str]] = {}
     for o in done:
         if tiles()[o[0]].light:
@@ -227,17 +238,20 @@ def brown_waiting(state: GemState, seat: int) -> bool:
     return any(complete(o) and not tiles()[o[0]].light for o in state.ornaments[seat])
 
 
-def multisets(gems: str, most: int) -> list[str]:
+# Carts hold 3 gems and the mine card looks at 3: few (gems, most) pairs, asked often.
+@lru_cache(maxsize=None)
+def multisets(gems: str, most: int) -> tuple[str, ...]:
     """Distinct sub-multisets of `gems` of size 1..most, each in `gems` order."""
     found = {"".join(sorted(pick, key=gems.index)) for size in range(1, most + 1)
              for pick in combinations(gems, size)}
-    return sorted(found, key=lambda s: (len(s), [COLOURS.index(g) for g in s]))
+    return tuple(sorted(found, key=lambda s: (len(s), [COLOURS.index(g) for g in s])))
 
 
-def sequences(gems: str, most: int) -> list[str]:
+@lru_cache(maxsize=None)
+def sequences(gems: str, most: int) -> tuple[str, ...]:
     """Distinct orderings of sub-multisets of `gems` of size 1..most."""
     found = {"".join(p) for size in range(1, most + 1) for p in permutations(gems, size)}
-    return sorted(found, key=lambda s: (len(s), [COLOURS.index(g) for g in s]))
+    return tuple(sorted(found, key=lambda s: (len(s), [COLOURS.index(g) for g in s])))
 
 
 def shuffled(items, rng: random.Random) -> tuple:
