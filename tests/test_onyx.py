@@ -326,3 +326,43 @@ def test_views_are_json_and_public():
     json.dumps(view)
     assert view["last"] == {"move": "DE910", "point": "DE910", "captured": []}
     assert ONYX.view(state, 0)["black"] == view["black"]
+
+
+# -- the moves kept in the state (legal's list derived by apply) --------------------------
+
+def test_a_double_capture_frees_its_corners_and_the_midpoints_it_emptied():
+    # White's C3** removes B3 C2 C4 D3: they are free again, and so are the midpoints of
+    # CD45 and DE34 whose squares are now empty; BC34 and CD23 keep C3 or D2, so stay
+    # blocked. The list is the one built from the board.
+    state = position(6, **RULEBOOK_6X6, to_move="white")
+    ONYX.legal(state, WHITE_SEAT)  # the list kept in the state, for apply to derive from
+    after = play(state, "C3**")
+    names = {board_of(6).names[p] for p in ONYX.legal(after, BLACK_SEAT)}
+    assert {"B3", "C2", "C4", "D3", "CD45", "DE34"} <= names
+    assert not {"C3", "BC34", "CD23", "A4"} & names
+    assert ONYX.legal(after, BLACK_SEAT) == _plain_legal(after)
+
+
+def _plain_legal(state):
+    """legal's list built from the board alone, as a loaded snapshot has it."""
+    return ONYX.legal(ONYX.from_json(json.loads(json.dumps(ONYX.to_json(state)))),
+                      state.seat_of(state.to_move))
+
+
+@pytest.mark.parametrize("options", [{}, {"board": "6", "setup": "open"},
+                                     {"board": "16"}, {"board": "10", "setup": "open"}])
+def test_the_kept_moves_match_the_board_over_random_games(options):
+    # legal every ply, derived by apply from the last one, against the list built from
+    # the board; the games take turns choosing by the list and by random_decision.
+    import random
+    rng, captures = random.Random(18), 0
+    for game in range(30):
+        state = ONYX.start(options)
+        while ONYX.to_act(state):
+            (seat,) = ONYX.to_act(state)
+            moves = ONYX.legal(state, seat)
+            assert moves == _plain_legal(state)
+            move = rng.choice(moves) if game % 2 else ONYX.random_decision(state, seat, rng)
+            state = ONYX.apply(state, seat, move)
+            captures += bool(state.last[1])
+    assert captures > 20  # the games did capture, freeing points and midpoints

@@ -9,6 +9,12 @@ Speed: a state holds no history, and each colour's chains live in a union-find w
 edges each chain touches, so a move costs the same at ply 300 as at ply 10. A capture
 removes stones, which a union-find cannot undo; only the chains that lost stones are
 relabelled then.
+
+`legal` builds its list from the board once (all in C, see `_free_points`) and keeps it
+in the state (`moves`); `apply` then derives the next state's list from it, editing only
+around the placed stone and the captured ones, so a caller that lists the moves every
+ply (a uniform choice from `legal`) pays for a copy, not a scan. A state never asked for
+its moves (random_decision playouts, a loaded snapshot) carries none and pays nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import base64
 import random
 import sys
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -30,6 +37,7 @@ EMPTY, BLACK, WHITE = 0, 1, 2
 COLOUR_NAMES = {BLACK: "black", WHITE: "white"}
 SWAP = -1
 BOTH_EDGES = 3
+SEAT_SETS = (frozenset((0,)), frozenset((1,)))  # what to_act returns, made once
 FREE = bytes([1] + [0] * 255)
 COLOURS = {name: colour for colour, name in COLOUR_NAMES.items()}
 CELL_TEXT, TEXT_CELL = bytes.maketrans(b"\0\1\2", b".bw"), bytes.maketrans(b".bw", b"\0\1\2")
@@ -79,7 +87,10 @@ class Board:
         self.neighbours = tuple(tuple(sorted(ns)) for ns in neighbours)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.capture_squares = self._capture_squares()
-        # For `legal`: each midpoint's lower-left corner, gathered at once (see there).
+        # Per corner point: the midpoints of the squares it is a corner of (at most two).
+        self.midpoints_of = tuple(tuple(mid for mid, _, _, _ in squares)
+                                  for squares in self.capture_squares)
+        # For `_free_points`: each midpoint's lower-left corner, gathered at once.
         self.lower_lefts = itemgetter(*(ll for ll, _, _, _ in self.mid_corners))
         # Which edges a stone on a point touches: bit 1 the low edge, bit 2 the high one.
         self.edges = {BLACK: [0] * self.points, WHITE: [0] * self.points}
@@ -153,6 +164,9 @@ class OnyxState:
     last: tuple[int, tuple[int, ...]] | None  # (point or SWAP, captured points)
     parent: array  # of unsigned shorts: the chain's parent point
     reach: bytearray  # at a chain's root: the edges it touches
+    # The free points in index order (legal's list without swap), once `legal` has been
+    # asked; `apply` derives the next state's from it. Never changed once set.
+    moves: list[int] | None = None
 
     @property
     def players(self) -> int:
@@ -243,6 +257,54 @@ def _midpoint_free(board: Board, cells: bytearray, point: int) -> bool:
     return not (cells[a] or cells[b] or cells[c] or cells[d])
 
 
+def _free_points(board: Board, cells: bytearray) -> list[int]:
+    """Every point a stone may go on now (O6), in index order: the plain computation."""
+    corners, points = board.corners, board.points
+    moves = list(compress(range(corners), cells[:corners].translate(FREE)))
+    if points > corners:
+        # A midpoint is free when it and the four corners of its square are: the
+        # corners as one integer, a byte a point, OR-ed with itself shifted by a
+        # column, a row and both puts at each corner the stones of the square it is
+        # the lower left of; one gather then reads those of the midpoints' squares.
+        # All in C: the point-by-point test was most of a random playout.
+        grid, n = int.from_bytes(cells[:corners], "little"), 8 * board.size
+        grid |= grid >> 8
+        grid |= grid >> n
+        squares = bytes(board.lower_lefts(grid.to_bytes(corners, "little")))
+        taken = int.from_bytes(squares, "little") | int.from_bytes(cells[corners:], "little")
+        moves += compress(range(corners, points),
+                          taken.to_bytes(points - corners, "little").translate(FREE))
+    return moves
+
+
+def _moves_after(board: Board, cells: bytearray, moves: list[int], point: int,
+                 captured: list[int]) -> list[int] | None:
+    """The free points once a stone is on `point` and `captured` are gone (`cells` is
+    the board after), from `moves`, those before: only what is around them changes.
+    None when `point` was not free (no list to derive from; `legal` builds one)."""
+    moves = moves[:]
+    i = bisect_left(moves, point)
+    if i == len(moves) or moves[i] != point:
+        return None
+    del moves[i]
+    if point >= board.corners:
+        return moves  # a midpoint blocks nothing: its corners may be filled later
+    midpoints_of = board.midpoints_of
+    for mid in midpoints_of[point]:  # a stone on a corner blocks its squares' midpoints
+        i = bisect_left(moves, mid, i)
+        if i < len(moves) and moves[i] == mid:
+            del moves[i]
+    for gone in captured:
+        moves.insert(bisect_left(moves, gone), gone)
+    for gone in captured:  # a midpoint whose square has emptied is free again
+        for mid in midpoints_of[gone]:
+            if not cells[mid] and _midpoint_free(board, cells, mid):
+                i = bisect_left(moves, mid)
+                if i == len(moves) or moves[i] != mid:
+                    moves.insert(i, mid)
+    return moves
+
+
 # -- the engine --------------------------------------------------------------------------
 
 def _check_board(value: str) -> str | None:
@@ -291,27 +353,14 @@ class Onyx(Engine):
     def to_act(self, state: OnyxState) -> frozenset[int]:
         if state.winner:
             return frozenset()
-        return frozenset((state.seat_of(state.to_move),))
+        return SEAT_SETS[(state.to_move == BLACK) == state.swapped]
 
     def legal(self, state: OnyxState, seat: int) -> list[int]:
         if state.winner or seat != state.seat_of(state.to_move):
             return []
-        board, cells = board_of(state.size), state.cells
-        corners, points = board.corners, board.points
-        moves = list(compress(range(corners), cells[:corners].translate(FREE)))
-        if points > corners:
-            # A midpoint is free when it and the four corners of its square are: the
-            # corners as one integer, a byte a point, OR-ed with itself shifted by a
-            # column, a row and both puts at each corner the stones of the square it is
-            # the lower left of; one gather then reads those of the midpoints' squares.
-            # All in C: the point-by-point test was most of a random playout.
-            grid, n = int.from_bytes(cells[:corners], "little"), 8 * board.size
-            grid |= grid >> 8
-            grid |= grid >> n
-            squares = bytes(board.lower_lefts(grid.to_bytes(corners, "little")))
-            taken = int.from_bytes(squares, "little") | int.from_bytes(cells[corners:], "little")
-            moves += compress(range(corners, points),
-                              taken.to_bytes(points - corners, "little").translate(FREE))
+        if state.moves is None:
+            state.moves = _free_points(board_of(state.size), state.cells)
+        moves = state.moves[:]  # the caller's own: the state's list is never changed
         if state.plies == 1:
             moves.append(SWAP)
         return moves
@@ -418,7 +467,7 @@ class Onyx(Engine):
     def apply(self, state: OnyxState, seat: int, decision: int) -> OnyxState:
         if decision == SWAP:
             return OnyxState(state.size, state.cells, state.to_move, True, state.plies + 1,
-                             EMPTY, (SWAP, ()), state.parent, state.reach)
+                             EMPTY, (SWAP, ()), state.parent, state.reach, state.moves)
         board, colour = board_of(state.size), state.to_move
         cells, parent, reach = bytearray(state.cells), array("H", state.parent), \
             bytearray(state.reach)
@@ -439,8 +488,11 @@ class Onyx(Engine):
             _relabel_after_capture(board, cells, parent, reach, captured,
                                    BLACK + WHITE - colour)
         winner = colour if mask == BOTH_EDGES else EMPTY
+        moves = None if state.moves is None or winner else \
+            _moves_after(board, cells, state.moves, decision, captured)
         return OnyxState(state.size, cells, BLACK + WHITE - colour, state.swapped,
-                         state.plies + 1, winner, (decision, tuple(captured)), parent, reach)
+                         state.plies + 1, winner, (decision, tuple(captured)), parent, reach,
+                         moves)
 
     def outcome(self, state: OnyxState) -> Outcome | None:
         if not state.winner:
