@@ -487,3 +487,48 @@ def test_options_and_player_counts():
     assert Onix().resolve_options({}) == {"advanced": "false"}
     assert Onix().resolve_options({"advanced": "TRUE"}) == {"advanced": "true"}
     assert (Onix.min_players, Onix.max_players) == (2, 6)
+
+
+@pytest.mark.parametrize("players, options", [(2, {}), (4, {}), (6, {"advanced": "true"})])
+def test_x11_every_target_offered_is_a_collection_that_takes_the_card_then_a_new_one(
+        players, options):
+    # The targets are worked out once per decision list (pbem.engines.onix._targets);
+    # here by the rule itself, X11, for every card a placement, draw or steal may move.
+    import random
+
+    from notation.onix import NEW, effect_of
+    from pbem.engines.dealing import chance_rng
+    from pbem.engines.onix_state import DRAW, EFFECT, PLACE, STEAL, fits, in_circle
+    rng, engine = random.Random(players), ENGINE
+    resolved, checked = engine.resolve_options(options), 0
+    for _ in range(15):
+        state, ply = engine.start(resolved, players), 0
+        while to_act := engine.to_act(state):
+            seat = min(to_act)
+            if seat != CHANCE:
+                own = state.collections[state.turn]
+
+                def by_rule(card):
+                    return [n for n, cards in own if fits(cards, card)] + [NEW]
+                moved = []  # (card, what it is offered from) in the engine's order
+                if state.phase == PLACE:
+                    moved = [(card, ("place", pile)) for pile, card in state.retrieved]
+                elif state.phase == EFFECT and effect_of(state.gem) in (DRAW, STEAL):
+                    moved = ([(state.piles[p][-1], (DRAW, p)) for p in in_circle(state)]
+                             if effect_of(state.gem) == DRAW else
+                             [(cards[-1], (STEAL, s, n)) for s in range(players)
+                              if s != state.turn for n, cards in state.collections[s]])
+                offered = {}
+                for decision in engine.choices(state):
+                    source = ((decision.verb, decision.pile) if decision.verb in ("place", DRAW)
+                              else (decision.verb, decision.seat, decision.collection))
+                    offered.setdefault(source, []).append(decision.target)
+                for card, source in moved:
+                    if source in offered:
+                        assert offered[source] == by_rule(card)
+                        checked += 1
+                decision = engine.random_decision(state, seat, rng)
+            else:
+                decision = engine.deal(state, chance_rng("x11", ply))
+            state, ply = engine.apply(state, seat, decision), ply + 1
+    assert checked > 100

@@ -30,7 +30,7 @@ from pbem.engines.core import change
 from pbem.engines.onix_messages import contrary_placement, prompt, why_not
 from pbem.engines.onix_state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
                                      PLACE, REPEAT, STEAL, TAKE, OnixState, chains, draw_deck,
-                                     fits, gems_in, in_circle, pile_sizes, symbols, to_lists,
+                                     gems_in, in_circle, pile_sizes, symbols, to_lists,
                                      to_tuples)
 
 # -- the engine --------------------------------------------------------------------------
@@ -63,26 +63,39 @@ class Onix(Engine):
             return [OnixText("take", gem=gem, pile=chain[0])
                     for gem in (1, 2, 4, 8) for chain in chains(state, gem)]
         if state.phase == PLACE:
+            targets = self._targets(state)
             return [OnixText("place", pile=pile, target=target)
                     for pile, card in state.retrieved
-                    for target in self._targets(state, card)]
+                    for target in targets(card)]
         if state.phase != EFFECT:
             return []
         effect = effect_of(state.gem)
         if effect in (DRAW, HOARD):
+            targets = self._targets(state)
             return [OnixText(effect, pile=p, target=target) for p in in_circle(state)
-                    for target in (self._targets(state, state.piles[p][-1])
+                    for target in (targets(state.piles[p][-1])
                                    if effect == DRAW else (None,))]
+        targets = self._targets(state)
         return [OnixText(effect, seat=seat, collection=number, target=target)
                 for seat in self._opponents(state)
                 for number, cards in state.collections[seat]
-                for target in (self._targets(state, cards[-1]) if effect == STEAL
-                               else (None,))]
+                for target in (targets(cards[-1]) if effect == STEAL else (None,))]
 
-    def _targets(self, state: OnixState, card: int) -> list[int | str]:
-        """X11: the active seat's Collections that take `card`, then a new one."""
-        own = state.collections[state.turn]
-        return [number for number, cards in own if fits(cards, card)] + [NEW]
+    def _targets(self, state: OnixState):
+        """X11: `targets(card)`, the active seat's Collections that take `card`, then a
+        new one. Each Collection's gems are gathered once, and each card's answer kept:
+        a steal with five opponents asks for the top card of each of their Collections,
+        and asking anew was most of a six-player game's time."""
+        own = [(number, gems_in(cards)) for number, cards in state.collections[state.turn]]
+        answers: dict[int, list] = {}
+
+        def targets(card: int) -> list[int | str]:
+            found = answers.get(card)
+            if found is None:
+                found = answers[card] = [number for number, gems in own
+                                         if not gems & card] + [NEW]
+            return found
+        return targets
 
     def _opponents(self, state: OnixState) -> list[int]:
         return [(state.turn + k) % state.players for k in range(1, state.players)]
