@@ -81,6 +81,29 @@ class Onix(Engine):
                 for number, cards in state.collections[seat]
                 for target in (targets(cards[-1]) if effect == STEAL else (None,))]
 
+    def count_choices(self, state: OnixState) -> int:
+        """len(self.choices(state)), without building the decisions: after every step
+        the engine asks whether one is left to make itself, and a six-player steal
+        lists a hundred."""
+        if state.phase == TAKE:
+            return sum(len(chains(state, gem)) for gem in (1, 2, 4, 8))
+        if state.phase == PLACE:
+            targets = self._targets(state)
+            return sum(len(targets(card)) for _, card in state.retrieved)
+        if state.phase != EFFECT:
+            return 0
+        effect = effect_of(state.gem)
+        if effect in (DRAW, HOARD):
+            if effect == HOARD:
+                return len(in_circle(state))
+            targets = self._targets(state)
+            return sum(len(targets(state.piles[p][-1])) for p in in_circle(state))
+        if effect == STEAL:
+            targets = self._targets(state)
+            return sum(len(targets(cards[-1])) for seat in self._opponents(state)
+                       for _, cards in state.collections[seat])
+        return sum(len(state.collections[seat]) for seat in self._opponents(state))
+
     def _targets(self, state: OnixState):
         """X11: `targets(card)`, the active seat's Collections that take `card`, then a
         new one. Each Collection's gems are gathered once, and each card's answer kept:
@@ -257,6 +280,9 @@ class Onix(Engine):
     def _advance(self, state: OnixState) -> OnixState:
         """Make the decisions that leave no choice, and skip an effect with no target."""
         while state.phase in (TAKE, PLACE, EFFECT):
+            # Counted first: the decisions are built only when one is left to make.
+            if state.phase != PLACE and self.count_choices(state) > 1:
+                return state
             found = self.choices(state)
             if state.phase == EFFECT and not found:
                 skipped = f"{effect_of(state.gem)}: no target"
