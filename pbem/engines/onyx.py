@@ -353,7 +353,7 @@ class Onyx(Engine):
     def to_act(self, state: OnyxState) -> frozenset[int]:
         if state.winner:
             return frozenset()
-        return SEAT_SETS[(state.to_move == BLACK) == state.swapped]
+        return SEAT_SETS[state.seat_of(state.to_move)]
 
     def legal(self, state: OnyxState, seat: int) -> list[int]:
         if state.winner or seat != state.seat_of(state.to_move):
