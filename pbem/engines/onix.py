@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import islice
 
 from notation.onix import (GEMS, NEW, PILES, NotationError, OnixText, card_text, effect_of,
                            format_decision, matches, read_decision, seat_text)
@@ -59,50 +60,36 @@ class Onix(Engine):
 
     def choices(self, state: OnixState) -> list[OnixText]:
         """The active seat's legal decisions in this step (not counting repeats)."""
+        return list(self._each_choice(state))
+
+    def _more_than_one_choice(self, state: OnixState) -> bool:
+        """Whether the step leaves a choice: after every step the engine asks before
+        making a forced decision itself, and a six-player steal lists a hundred."""
+        return len(list(islice(self._each_choice(state), 2))) > 1
+
+    def _each_choice(self, state: OnixState):
+        """`choices`, one at a time, in their order."""
         if state.phase == TAKE:
-            return [OnixText("take", gem=gem, pile=chain[0])
-                    for gem in (1, 2, 4, 8) for chain in chains(state, gem)]
+            return (OnixText("take", gem=gem, pile=chain[0])
+                    for gem in (1, 2, 4, 8) for chain in chains(state, gem))
         if state.phase == PLACE:
             targets = self._targets(state)
-            return [OnixText("place", pile=pile, target=target)
+            return (OnixText("place", pile=pile, target=target)
                     for pile, card in state.retrieved
-                    for target in targets(card)]
+                    for target in targets(card))
         if state.phase != EFFECT:
-            return []
+            return iter(())
         effect = effect_of(state.gem)
         if effect in (DRAW, HOARD):
             targets = self._targets(state)
-            return [OnixText(effect, pile=p, target=target) for p in in_circle(state)
+            return (OnixText(effect, pile=p, target=target) for p in in_circle(state)
                     for target in (targets(state.piles[p][-1])
-                                   if effect == DRAW else (None,))]
+                                   if effect == DRAW else (None,)))
         targets = self._targets(state)
-        return [OnixText(effect, seat=seat, collection=number, target=target)
+        return (OnixText(effect, seat=seat, collection=number, target=target)
                 for seat in self._opponents(state)
                 for number, cards in state.collections[seat]
-                for target in (targets(cards[-1]) if effect == STEAL else (None,))]
-
-    def count_choices(self, state: OnixState) -> int:
-        """len(self.choices(state)), without building the decisions: after every step
-        the engine asks whether one is left to make itself, and a six-player steal
-        lists a hundred."""
-        if state.phase == TAKE:
-            return sum(len(chains(state, gem)) for gem in (1, 2, 4, 8))
-        if state.phase == PLACE:
-            targets = self._targets(state)
-            return sum(len(targets(card)) for _, card in state.retrieved)
-        if state.phase != EFFECT:
-            return 0
-        effect = effect_of(state.gem)
-        if effect in (DRAW, HOARD):
-            if effect == HOARD:
-                return len(in_circle(state))
-            targets = self._targets(state)
-            return sum(len(targets(state.piles[p][-1])) for p in in_circle(state))
-        if effect == STEAL:
-            targets = self._targets(state)
-            return sum(len(targets(cards[-1])) for seat in self._opponents(state)
-                       for _, cards in state.collections[seat])
-        return sum(len(state.collections[seat]) for seat in self._opponents(state))
+                for target in (targets(cards[-1]) if effect == STEAL else (None,)))
 
     def _targets(self, state: OnixState):
         """X11: `targets(card)`, the active seat's Collections that take `card`, then a
@@ -280,8 +267,8 @@ class Onix(Engine):
     def _advance(self, state: OnixState) -> OnixState:
         """Make the decisions that leave no choice, and skip an effect with no target."""
         while state.phase in (TAKE, PLACE, EFFECT):
-            # Counted first: the decisions are built only when one is left to make.
-            if state.phase != PLACE and self.count_choices(state) > 1:
+            # Asked first: the decisions are all built only when one is left to make.
+            if state.phase != PLACE and self._more_than_one_choice(state):
                 return state
             found = self.choices(state)
             if state.phase == EFFECT and not found:
