@@ -11,7 +11,7 @@ are in pbem.engines.gemforge_state; pbem.engines.gemforge wraps both in the engi
 from __future__ import annotations
 
 from pbem.engines.gemforge_state import (
-    accepts, brown_waiting, can_set, CART, cash_options, change, clockwise, COLOURS, complete,
+    accepts, brown_waiting, CART, cash_options, change, clockwise, COLOURS, complete,
     empty_ornament, GemState, MARKET, multisets, ornament, owner_of, pop, push,
     put, remove_cards, return_gems, say, score, seat_name, sequences, set_gem, set_options,
     SETUP, tiles, WINDOWS, without, limit_seats)
@@ -21,79 +21,59 @@ from pbem.engines.gemforge_state import (
 
 def card_options(state: GemState, seat: int, card: str) -> list[tuple]:
     """Every way `seat` may play `card` now, as argument tuples."""
+    return list(_card_ways(state, seat, card))
+
+
+def card_playable(state: GemState, seat: int, card: str) -> bool:
+    """Whether `seat` has a way to play `card` now: the first of `card_options`, not
+    all of them (a random decision asks it of every card in hand, and plays one)."""
+    return next(_card_ways(state, seat, card), None) is not None
+
+
+def _card_ways(state: GemState, seat: int, card: str):
+    """`card_options`, one at a time, in their order."""
     cart, others = state.carts[seat], [s for s in range(state.players) if s != seat]
     free = CART - len(cart)
     if card == "swap-ornaments":
         mine = [o[0] for o in state.ornaments[seat] if set(o[1]) == {"."}]
         theirs = [o[0] for s in others for o in state.ornaments[s] if set(o[1]) == {"."}]
-        return [(m, t, g) for m in mine for t in theirs + list(state.market)
-                for g in ["", *(g for g, _ in set_options(state, seat,
-                                                          row=(empty_ornament(t),)))]]
-    if card == "swap-gems":
-        return [(g, s, h) for g in sorted(set(cart), key=COLOURS.index) for s in others
-                for h in sorted(set(state.carts[s]), key=COLOURS.index) if g != h]
-    if card == "take-from-ornament":
-        return [(o[0], g) for s in others for o in state.ornaments[s] if free
-                and not complete(o) for g in sorted(set(o[1]) - {"."}, key=COLOURS.index)]
-    if card == "three-cards":
-        return [()]
-    if card == "discard-gems":
-        return [(s, gems) for s in range(state.players)
-                for gems in sequences(state.carts[s], 3)]
-    if card == "mine":
+        yield from ((m, t, g) for m in mine for t in theirs + list(state.market)
+                    for g in ["", *(g for g, _ in set_options(state, seat,
+                                                              row=(empty_ornament(t),)))])
+    elif card == "swap-gems":
+        yield from ((g, s, h) for g in sorted(set(cart), key=COLOURS.index) for s in others
+                    for h in sorted(set(state.carts[s]), key=COLOURS.index) if g != h)
+    elif card == "take-from-ornament":
+        yield from ((o[0], g) for s in others for o in state.ornaments[s] if free
+                    and not complete(o) for g in sorted(set(o[1]) - {"."}, key=COLOURS.index))
+    elif card == "discard-gems":
+        yield from ((s, gems) for s in range(state.players)
+                    for gems in sequences(state.carts[s], 3))
+    elif card == "mine":
         # G24: keeping nothing only turns the mine round; that must change its order.
-        return [(n, keep) for n in range(1, min(3, len(state.mine)) + 1)
-                for keep in ("", *multisets(state.mine[:n], min(n - 1, free)))
-                if keep or state.mine[n:] + state.mine[:n] != state.mine]
-    if card == "take-from-cart":
-        return [(s, gems) for s in others for gems in multisets(state.carts[s], min(2, free))]
-    if card == "set-two":
-        options, meanings = [], set()
+        yield from ((n, keep) for n in range(1, min(3, len(state.mine)) + 1)
+                    for keep in ("", *multisets(state.mine[:n], min(n - 1, free)))
+                    if keep or state.mine[n:] + state.mine[:n] != state.mine)
+    elif card == "take-from-cart":
+        yield from ((s, gems) for s in others for gems in multisets(state.carts[s], min(2, free)))
+    elif card == "set-two":
+        meanings = set()
         for gem, tile in set_options(state, seat):
-            options.append((gem, tile))
+            yield gem, tile
             after = set_gem(state, seat, gem, tile)
             for g, t in set_options(after, seat):
                 meaning = frozenset({(gem, tile), (g, t)}) if (gem, tile) != (g, t) \
                     else (gem, tile)
                 if meaning not in meanings:  # the same two sets in the other order
                     meanings.add(meaning)
-                    options.append((gem, tile, g, t))
-        return options
-    if card == "copy-take":
-        return [()] if free and state.mine else []
-    if card == "copy-set":
-        return set_options(state, seat)
-    return [()]  # cancel
-
-
-def card_playable(state: GemState, seat: int, card: str) -> bool:
-    """Whether `card_options` has a way to play `card` now, without listing them all (a
-    random decision asks it of every card in hand, and plays one of them)."""
-    cart, others = state.carts[seat], [s for s in range(state.players) if s != seat]
-    free = CART - len(cart)
-    if card == "swap-ornaments":
-        def bare(row):
-            return any(set(o[1]) == {"."} for o in row)
-        return bare(state.ornaments[seat]) and (
-            bool(state.market) or any(bare(state.ornaments[s]) for s in others))
-    if card == "swap-gems":
-        return any(g != h for g in set(cart) for s in others for h in state.carts[s])
-    if card == "take-from-ornament":
-        return bool(free) and any(not complete(o) and set(o[1]) - {"."}
-                                  for s in others for o in state.ornaments[s])
-    if card == "discard-gems":
-        return any(state.carts)
-    if card == "mine":  # keeping a gem needs a free slot; keeping none, a changed mine
-        mine = state.mine
-        return any((n > 1 and free) or mine[n:] + mine[:n] != mine
-                   for n in range(1, min(3, len(mine)) + 1))
-    if card == "take-from-cart":
-        return bool(free) and any(state.carts[s] for s in others)
-    if card in ("set-two", "copy-set"):
-        return can_set(state, seat)
-    if card == "copy-take":
-        return bool(free and state.mine)
-    return True  # three-cards, cancel
+                    yield gem, tile, g, t
+    elif card == "copy-take":
+        if free and state.mine:
+            yield ()
+    elif card == "copy-set":
+        yield from set_options(state, seat)
+    else:
+        yield ()  # three-cards, cancel
 
 
 def card_words(card: str, args: tuple) -> str:

@@ -220,7 +220,7 @@ def pop(state: GemState) -> GemState:
 def cash_options(state: GemState, seat: int) -> list[tuple[str, ...]]:
     """Complete tiles a seat may cash (G14–G16): a brown one alone, a light-blue one
     alone or with others of its gem colour as a set."""
-    done = [o for o in state.ornaments[seat] if "." not in o[1]]  # complete
+    done = [o for o in state.ornaments[seat] if complete(o)]
     options = [(o[0],) for o in done]
     if not done:
         return options
