@@ -24,7 +24,7 @@ import re
 from typing import Callable
 
 from peewee import (SQL, FieldAccessor, ForeignKeyAccessor, Model,
-                    ModelObjectCursorWrapper)
+                    ModelDictCursorWrapper, ModelObjectCursorWrapper)
 
 _MARK = re.compile(r"/\*pbem:(\d+)\*/")
 
@@ -128,17 +128,12 @@ def _accessor(model, name: str):
 
 
 def _plain_model(reader, row):
-    """`reader.process_row(row)` for a row of one model: the instance peewee would build
-    (`Model(__no_default__=1, **values)`, then its dirty set cleared), its values set
-    straight into `__data__`, as the field accessors set them."""
-    values = {}
-    columns, converters = reader.unique_columns, reader.converters
-    for i in reader.no_convert:
-        values[columns[i]] = row[i]
-    for i in reader.convert:
-        values[columns[i]] = converters[i](row[i])
+    """`reader.process_row(row)` for a row of one model: the values as peewee's reader
+    gathers them, and the instance it would build from them (`Model(__no_default__=1,
+    **values)`, its dirty set cleared) with the values set straight into `__data__`, as
+    the field accessors set them."""
     instance = object.__new__(reader.constructor)
-    instance.__data__ = values
+    instance.__data__ = ModelDictCursorWrapper.process_row(reader, row)
     instance._dirty = set()
     instance.__rel__ = {}
     return instance
