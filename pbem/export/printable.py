@@ -30,7 +30,7 @@ DIAGRAM_PIXELS = 360  # drawn at this size; the print CSS sets the width on pape
 
 _ENV = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
                    autoescape=select_autoescape(["html"]), trim_blocks=True,
-                   lstrip_blocks=True)
+                   lstrip_blocks=True, auto_reload=False)  # as pbem.mail.compose's
 
 
 @dataclass

@@ -29,9 +29,11 @@ LOOP_HEADER = "X-Pbem-Loop"
 
 
 def environment() -> Environment:
+    # auto_reload off: the templates are the package's own and do not change while it
+    # runs, so a template compiled once is not checked against its file at every mail.
     return Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
                        autoescape=select_autoescape(["html"]), trim_blocks=True,
-                       lstrip_blocks=True, keep_trailing_newline=True)
+                       lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
 
 
 _ENV = environment()  # templates are read once; a constant after import
