@@ -68,3 +68,25 @@ def test_a_message_of_another_shape_is_left_to_the_generator():
     message.preamble = "This is a MIME message."
     message.attach(MIMEApplication(b"\x00\x01binary", "octet-stream"))
     assert wire_bytes(message) == message.as_bytes(policy=email.policy.SMTP)
+
+
+@pytest.mark.parametrize("subtype", ["plain", "html"])
+@pytest.mark.parametrize("text", ["F6\n", "ascii only " * 30 + "\n\n  indented\n", "",
+                                  "From here on\r\nx"])
+def test_an_ascii_part_is_mimetexts_own(subtype, text):
+    """compose.text_part writes an ASCII part by hand: the headers and payload MIMEText
+    gives it, and the bytes of a whole message with it."""
+    from email.mime.text import MIMEText
+    ours, theirs = compose.text_part(text, subtype), MIMEText(text, subtype, "us-ascii")
+    assert ours.items() == theirs.items() == [
+        ("Content-Type", f'text/{subtype}; charset="us-ascii"'), ("MIME-Version", "1.0"),
+        ("Content-Transfer-Encoding", "7bit")]
+    assert ours.get_payload() == theirs.get_payload() == text
+    assert ours.as_bytes(policy=email.policy.SMTP) == theirs.as_bytes(policy=email.policy.SMTP)
+
+
+def test_a_part_beyond_ascii_is_quoted_printable():
+    part = compose.text_part("Zoë: F6\n", "plain")
+    assert part["Content-Transfer-Encoding"] == "quoted-printable"
+    assert part.get_payload() == "Zo=C3=AB: F6\n"
+    assert part.get_content_charset() == "utf-8"

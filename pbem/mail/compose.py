@@ -62,6 +62,22 @@ def ply_replied_to(config: Config, message_ids: list[str], game_id: int) -> int 
     return None
 
 
+def text_part(text: str, subtype: str) -> Message:
+    """A text/<subtype> part. Plain ASCII needs no transfer encoding (and encoding it
+    costs more than the rest of the message): its part is MIMEText's for "us-ascii",
+    headers and payload, written out here, since MIMEText parses the Content-Type it has
+    just written to add the charset to it (28 µs a part; 0.6 here). Anything else goes
+    quoted-printable, readable anywhere, by MIMEText itself."""
+    if not text.isascii():
+        return MIMEText(text, subtype, UTF8)
+    part = Message()
+    part["Content-Type"] = f'text/{subtype}; charset="us-ascii"'
+    part["MIME-Version"] = "1.0"
+    part["Content-Transfer-Encoding"] = "7bit"
+    part.set_payload(text)
+    return part
+
+
 def build(config: Config, to: tuple[str, str], subject: str, template: str, context: dict,
           reply_to: str | None = None, game_id: int | None = None, ply: int = 0,
           seat: int | None = None, in_reply_to: str | None = None) -> Message:
@@ -80,9 +96,7 @@ def build(config: Config, to: tuple[str, str], subject: str, template: str, cont
     message = MIMEMultipart("alternative", boundary=f"=_pbem_{secrets.token_hex(11)}")
     for subtype in ("plain", "html"):
         text = _ENV.get_template(f"mail/{template}.{SUFFIX[subtype]}").render(context)
-        # Plain ASCII needs no transfer encoding (and encoding it costs more than the
-        # rest of the message); anything else goes quoted-printable, readable anywhere.
-        message.attach(MIMEText(text, subtype, "us-ascii" if text.isascii() else UTF8))
+        message.attach(text_part(text, subtype))
     message["From"] = formataddr(("pbem", config.address))
     message["To"] = formataddr(to, charset="utf-8")
     message["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
