@@ -34,11 +34,11 @@ class Prepared:
 
     def __init__(self, build: Callable):
         self.build = build
-        self._written: dict = {}  # (database class, arity) -> (query, sql, slots)
+        self._written: dict = {}  # (database class, arity) -> _Written
         self._readers: dict = {}  # id(query) -> how its rows are read (_reader_setup)
 
-    def _write(self, arity: int):
-        from pbem.store.models import database  # the models use prepared queries too
+    def _write(self, arity: int) -> "_Written":
+        database = _database()
         key = (type(database.obj), arity)
         written = self._written.get(key)
         if written is None:
@@ -52,27 +52,25 @@ class Prepared:
                 mark = _MARK.match(sql, at + len(param))
                 slots.append(int(mark.group(1)) if mark else (next(constants),))
                 at += len(param)
-            written = self._written[key] = (query, _MARK.sub("", sql), tuple(slots))
+            written = self._written[key] = _Written(query, _MARK.sub("", sql), tuple(slots))
         return written
 
     def _run(self, args: tuple):
-        from pbem.store.models import database
-        query, sql, slots = self._write(len(args))
-        params = [args[slot] if isinstance(slot, int) else slot[0] for slot in slots]
-        return query, database.execute_sql(sql, params)
+        written = self._write(len(args))
+        params = args if written.in_order else written.params(args)
+        return written.query, _database().obj.execute_sql(written.sql, params)
 
     def rows(self, *args) -> list:
         """Every row, as the query would return them."""
         query, cursor = self._run(args)
-        reader = query._get_cursor_wrapper(cursor)
         setup = self._readers.get(id(query))
         if setup is None:  # the first run: peewee's reader works out the columns
+            reader = query._get_cursor_wrapper(cursor)
             found = list(reader)
             if reader.initialized:
                 self._readers[id(query)] = _reader_setup(reader)
             return found
-        kind, kept = setup
-        reader.__dict__.update(kept)
+        kind, reader = setup
         fetched = cursor.fetchall()
         cursor.close()
         if kind is _PLAIN_MODEL:
@@ -88,7 +86,7 @@ class Prepared:
         """The first row; the model's DoesNotExist when there is none, as peewee's get."""
         found = self.first(*args)
         if found is None:
-            query = self._write(len(args))[0]
+            query = self._write(len(args)).query
             raise query.model.DoesNotExist(f"no {query.model.__name__} matches {args}")
         return found
 
@@ -103,17 +101,45 @@ class Prepared:
         return None if row is None else row[0]
 
 
+class _Written:
+    """One query's SQL, and where each of its parameters comes from."""
+    __slots__ = ("query", "sql", "slots", "in_order")
+
+    def __init__(self, query, sql: str, slots: tuple):
+        self.query, self.sql, self.slots = query, sql, slots
+        # Most queries take their arguments as given, in order: passed on as they are.
+        self.in_order = slots == tuple(range(len(slots)))
+
+    def params(self, args: tuple) -> list:
+        return [args[slot] if isinstance(slot, int) else slot[0] for slot in self.slots]
+
+
+_DATABASE = []
+
+
+def _database():
+    """The models' database handle (pbem.store.models imports this module, so it is
+    looked up on first use, once)."""
+    if not _DATABASE:
+        from pbem.store.models import database
+        _DATABASE.append(database)
+    return _DATABASE[0]
+
+
 # What a peewee row reader works out from its first row (the columns, their
 # conversions, the models to build), the same for every run of one query: kept, so that
-# a later run does not work it out again (a fifth of reading a row).
+# a later run does not work it out again (a fifth of reading a row). The reader kept is
+# a copy without the cursor: its `process_row` reads only what it worked out, and builds
+# each row afresh, so later runs, in any thread, turn their rows with it.
 _PER_CURSOR = {"cursor", "count", "index", "initialized", "populated", "row_cache"}
 _PLAIN_MODEL = "plain model"  # rows of one model, every column one of its fields
 
 
 def _reader_setup(reader) -> tuple:
-    kept = {name: value for name, value in reader.__dict__.items()
-            if name not in _PER_CURSOR}
-    kept["initialized"] = True
+    kept = object.__new__(type(reader))
+    kept.__dict__.update((name, value) for name, value in reader.__dict__.items()
+                         if name not in _PER_CURSOR)
+    kept.initialized = True
     model = getattr(reader, "constructor", None)
     plain = (type(reader) is ModelObjectCursorWrapper and reader.is_model
              and model.__init__ is Model.__init__
@@ -148,13 +174,13 @@ class Creates:
         self.insert = Prepared(self._build)
 
     def _build(self, *marks):
-        from pbem.store.models import database
+        database = _database()
         query = self.model.insert(dict(zip(self.fields, marks)))
         return query.returning(self.model._meta.primary_key) if database.returning_clause \
             else query
 
     def __call__(self, **values):
-        from pbem.store.models import database
+        database = _database()
         row = self.model(**values)  # the defaults, as create() gives them
         data = row.__data__
         cursor = self.insert._run(tuple(f.db_value(data.get(f.name)) for f in self.fields))[1]
