@@ -26,6 +26,11 @@ SQLITE_PRAGMAS = {
     "synchronous": "normal",  # with WAL: durable at each checkpoint, fast commits
     "foreign_keys": 1,
     "busy_timeout": 10_000,  # ms: several processes (serve, ingest) share the file
+    # A savepoint (a mail's commands run in one) keeps the pages it changes in a
+    # sub-journal; on a file, that went to disk past 64 KiB, which a 26×26 Onyx move
+    # passes: a temporary file made, written and unlinked on every move, 14 writes.
+    # pbem's temporary data is small (a move's pages, a sort of a page's rows).
+    "temp_store": "memory",
 }
 
 
