@@ -39,6 +39,7 @@ SWAP = -1
 BOTH_EDGES = 3
 SEAT_SETS = (frozenset((0,)), frozenset((1,)))  # what to_act returns, made once
 FREE = bytes([1] + [0] * 255)
+IS_BLACK, IS_WHITE = (bytes(int(b == colour) for b in range(256)) for colour in (BLACK, WHITE))
 COLOURS = {name: colour for colour, name in COLOUR_NAMES.items()}
 CELL_TEXT, TEXT_CELL = bytes.maketrans(b"\0\1\2", b".bw"), bytes.maketrans(b".bw", b"\0\1\2")
 REACH_TEXT, TEXT_REACH = (bytes.maketrans(b"\0\1\2\3", b"0123"),
@@ -522,12 +523,11 @@ class Onyx(Engine):
         return view
 
     def position(self, state: OnyxState) -> dict:
-        board = board_of(state.size)
-        stones: dict[int, list[str]] = {BLACK: [], WHITE: []}
-        for p, cell in enumerate(state.cells):
-            if cell:
-                stones[cell].append(board.names[p])
-        return {"black": stones[BLACK], "white": stones[WHITE],
+        names, cells = board_of(state.size).names, state.cells
+        # Each colour's points picked in C (a mail's view of a 26×26 board looked at its
+        # 1,301 points one by one in Python), in index order as before.
+        return {"black": list(compress(names, cells.translate(IS_BLACK))),
+                "white": list(compress(names, cells.translate(IS_WHITE))),
                 "to_move": None if state.winner else COLOUR_NAMES[state.to_move],
                 "winner": COLOUR_NAMES.get(state.winner)}
 

@@ -19,6 +19,7 @@ from pbem.engines.onyx import board_of
 from pbem.engines.svg import caption_height, caption_text
 
 STONE_TEXT = {"black": "X", "white": "O"}
+STONE_BYTE = {colour: ord(text) for colour, text in STONE_TEXT.items()}
 
 
 # -- text --------------------------------------------------------------------------------
@@ -29,24 +30,24 @@ def text_diagram(view: dict) -> str:
        12  . - . - . - . - . - O - O - . - . - . - . - .  12
            | / | . | / | . | / | . | / | . | / | . | / |
     """
-    chars, where = _empty_diagram(view["board"])
-    chars = chars.copy()  # the empty board's characters; only the stones are written
+    empty, where = _empty_diagram(view["board"])
+    chars = bytearray(empty)  # the empty board; only the stones are written
     for colour in ("black", "white"):
-        stone = STONE_TEXT[colour]
+        stone = STONE_BYTE[colour]
         for name in view[colour]:
             chars[where[name]] = stone
     last = (view.get("last") or {}).get("point")
     if last in where:
         at = where[last]
-        chars[at - 1], chars[at + 1] = "(", ")"
-    return "".join(chars) + "\n".join(_legend(view))
+        chars[at - 1], chars[at + 1] = ord("("), ord(")")
+    return chars.decode("ascii") + "\n".join(_legend(view))
 
 
 @lru_cache(maxsize=None)
-def _empty_diagram(size: int) -> tuple[list[str], dict[str, int]]:
-    """The text diagram of an empty board (legend aside) as a list of characters, and
-    where each point's character is in it: a move's diagram copies the list and writes
-    its stones, rather than drawing every point of a 26×26 board again (a mail each)."""
+def _empty_diagram(size: int) -> tuple[bytes, dict[str, int]]:
+    """The text diagram of an empty board (legend aside), ASCII, and where each point's
+    character is in it: a move's diagram copies it and writes its stones, rather than
+    drawing every point of a 26×26 board again (a mail each)."""
     board = board_of(size)
     n = board.size
     chars: list[str] = []
@@ -77,7 +78,7 @@ def _empty_diagram(size: int) -> tuple[list[str], dict[str, int]]:
                 write("|")
             write("\n")
     write(letters + "\n")
-    return chars, where
+    return "".join(chars).encode("ascii"), where
 
 
 def _legend(view: dict) -> list[str]:
