@@ -6,6 +6,7 @@ that waited for days, and a deliverer killed (SIGKILL) while the relay held its 
 import asyncio
 import datetime as dt
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from email.message import EmailMessage
 
 import pytest
 
+from databases import only_on
 from mailtest import Sink, body, poll
 from pbem.mail.outbox import ASSUMED_SENT, deliver_due, queue
 from pbem.status import check, describe
@@ -184,3 +186,39 @@ def test_a_stale_claim_of_a_live_deliverer_is_left_alone(config):
     assert len(_claim(now, 10)) == 1
     resume_after_crash(now)
     assert _claim(now, 10) == []
+
+
+@only_on("sqlite")  # its query planner's words; PostgreSQL's plan depends on statistics
+def test_the_deliverer_status_and_pruning_read_the_waiting_mail_not_all_kept(config, sink):
+    """Every statement that delivers, counts or prunes the outbox reads through an index
+    of the rows it is about (0018): the unsent, or the sent and the failed by date; none
+    scans every mail kept, and none uses an index of all of them."""
+    from pbem.mail.retention import prune
+    from pbem.store import database
+    message = EmailMessage()
+    message["To"] = "bob@example.org"
+    message.set_content("hi")
+    queue(message, "bob@example.org")
+    statements: list[str] = []
+    database.obj.connection().set_trace_callback(statements.append)
+    try:
+        deliver_due(replace(config, smtp_relay=sink.address))
+        check()
+        prune(config)
+    finally:
+        database.obj.connection().set_trace_callback(None)
+    plans = {}
+    for sql in statements:
+        if "outbox" in sql and sql.lstrip().upper().startswith(("SELECT", "UPDATE", "DELETE")):
+            plan = [row[3] for row in database.obj.execute_sql("EXPLAIN QUERY PLAN " + sql)]
+            plans[sql] = plan
+    assert len(plans) >= 5  # the claim, the sent mark, release, status counts, pruning
+    for sql, plan in plans.items():
+        aliases = {"outbox"} | set(re.findall(r'"outbox" AS "(\w+)"', sql))
+        outbox = [step for step in plan
+                  if (found := re.match(r"(SCAN|SEARCH) (\w+)", step)) and found[2] in aliases]
+        assert outbox and all(
+            "PRIMARY KEY" in step or re.search(r"INDEX outbox_unsent\b", step)
+            # by date: pruning's, and an hour's or a week's mail for `pbem status`
+            or re.search(r"INDEX outbox_(sent|failed|created) \(\w+[<>]\?\)", step)
+            for step in outbox), (sql, plan)

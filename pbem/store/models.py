@@ -83,7 +83,8 @@ class Game(BaseModel):
 
 
 class Seat(BaseModel):
-    game = ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
+    # indexed with `number`, below (Meta)
+    game = ForeignKeyField(Game, backref="seats", on_delete="CASCADE", index=False)
     number = IntegerField()  # 0-based, the engine's seat
     player = ForeignKeyField(Player, backref="seats")
     answer = CharField(null=True)  # invitation: accepted, declined or None (waiting)
@@ -100,7 +101,8 @@ class Seat(BaseModel):
 
 
 class Move(BaseModel):
-    game = ForeignKeyField(Game, backref="moves", on_delete="CASCADE")
+    # indexed with `ply`, below (Meta)
+    game = ForeignKeyField(Game, backref="moves", on_delete="CASCADE", index=False)
     ply = IntegerField()  # 1-based
     seat = IntegerField()  # -1: the dealer
     text = TextField()  # canonical notation
@@ -130,12 +132,12 @@ class Comment(BaseModel):
 
 class Inbound(BaseModel):
     message_id = CharField(unique=True)
-    sender = CharField(index=True)
+    sender = CharField()  # indexed with `received`, below
     raw = BlobField()
     received = DateTimeField(default=utcnow, index=True)
     outcome = TextField(default="received")  # what the pipeline did with it
     # When `raw` may be emptied (pbem.mail.retention); None: kept (not decided yet).
-    kept_until = DateTimeField(null=True, index=True)
+    kept_until = DateTimeField(null=True)  # indexed where set, below
 
     class Meta:
         # A sender's mail of the last hour (rate limit, error replies) from the index
@@ -145,16 +147,16 @@ class Inbound(BaseModel):
 
 class Outbox(BaseModel):
     game = ForeignKeyField(Game, null=True, backref="mails", on_delete="SET NULL")
-    recipient = CharField(index=True)  # our last mail to an address (mail.limits)
+    recipient = CharField()  # our last mail to an address (mail.limits): indexed with id
     message = BlobField()  # the whole RFC 822 message
     created = DateTimeField(default=utcnow, index=True)  # mail an hour (mail.limits)
     attempts = IntegerField(default=0)
-    next_attempt = DateTimeField(default=utcnow, index=True)
+    next_attempt = DateTimeField(default=utcnow)  # indexed while unsent, below
     claimed_until = DateTimeField(null=True)  # a deliverer is on it until then
     claimed_by = CharField(default="")  # ... which one: host:pid (pbem.mail.outbox)
     handed_over = DateTimeField(null=True)  # written to the relay, its answer not yet read
-    sent = DateTimeField(null=True, index=True)
-    failed = DateTimeField(null=True, index=True)  # given up: refused for good (5xx)
+    sent = DateTimeField(null=True)  # indexed where set, below
+    failed = DateTimeField(null=True)  # given up: refused for good (5xx); indexed where set
     last_error = TextField(default="")
 
     class Meta:
@@ -201,7 +203,8 @@ class TimeControl(BaseModel):
 class Clock(BaseModel):
     """One seat's clock in one game (pbem.timekeeping.ledger): whether the game waits for
     the seat, since when, the time left, and when the scheduler must look at it next."""
-    game = ForeignKeyField(Game, backref="clocks", on_delete="CASCADE")
+    # indexed with `seat`, below (Meta)
+    game = ForeignKeyField(Game, backref="clocks", on_delete="CASCADE", index=False)
     seat = IntegerField()
     waiting = BooleanField(default=False)  # the game waits for this seat
     window = BooleanField(default=False)  # ... for an answer in a reaction window
@@ -365,6 +368,24 @@ class Follow(BaseModel):
 
     class Meta:
         indexes = ((("player", "game"), True),)
+
+
+# Indexes of the rows that have a value (0018): a row is written into the indexes it
+# has a value for, and a mail's rows start without these (an inbound mail's retention
+# date comes with its outcome; an outbox row is neither sent nor given up on). What reads
+# them names a value: the unsent by `sent IS NULL` (the deliverer, `pbem status`: the
+# due ones first), the sent and failed by date (pruning), the retention by date. No
+# single-column index doubles the first column of another (a game's seats, moves and
+# clocks; a sender's mail; our mail to an address), for each index is written on every
+# insert.
+Inbound.add_index(Inbound.index(Inbound.kept_until, name="inbound_kept_until")
+                  .where(Inbound.kept_until.is_null(False)))
+Outbox.add_index(Outbox.index(Outbox.failed, Outbox.next_attempt, name="outbox_unsent")
+                 .where(Outbox.sent.is_null()))
+Outbox.add_index(Outbox.index(Outbox.sent, name="outbox_sent")
+                 .where(Outbox.sent.is_null(False)))
+Outbox.add_index(Outbox.index(Outbox.failed, name="outbox_failed")
+                 .where(Outbox.failed.is_null(False)))
 
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
