@@ -121,6 +121,23 @@ def test_fallbacks_for_what_the_library_misses(body):
     assert written(body) == "e5"
 
 
+def test_the_librarys_patterns_are_built_once_and_read_as_its_own():
+    """written_text gives mail-parser-reply its patterns, built once; a message that
+    builds its own splits every sample the same way."""
+    import mailparser_reply
+
+    from pbem.mail.inbound import REPLY_LANGUAGES, _reply_patterns, body_text
+    assert set(_reply_patterns()) == {"_header_regex", "_signature_regex", "_disclaimers_regex"}
+    texts = [body_text(sample(path.name)) for path in sorted(SAMPLES.glob("*.eml"))]
+    assert len(texts) >= 10
+    for text in texts:
+        def replies(**patterns):
+            message = mailparser_reply.EmailMessage(
+                text=text, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True, **patterns)
+            return [(reply.headers, reply.body, reply.signatures) for reply in message.read().replies]
+        assert replies(**_reply_patterns()) == replies()
+
+
 # -- the fields the pipeline decides on -----------------------------------------------------
 
 def test_gmail_reply_fields():
