@@ -4,8 +4,9 @@ A real SMTP client sends each move as a reply mail to the server's real listener
 loopback, over one connection, and waits for the 250 that comes only after the move is
 committed. Delivery of the answers is not part of the figure (it runs after the commit).
 The store is a fresh SQLite file, and PostgreSQL too when PBEM_BENCH_DATABASE_URL names
-an empty database. The cost of a move early and late in a game compares moves near
-ply 10 and near ply 300 of one long Onyx game (26×26, open setup).
+an empty database. The cost of a move early and late in a game compares moves 11-50 of
+one game with moves 291-330 of another, in one store, sent to the two in turns (as the
+store-size comparison does), of one long Onyx game (26×26, open setup).
 """
 
 from __future__ import annotations
@@ -36,10 +37,10 @@ BIG = {"board": "26", "setup": "open"}
 
 
 def long_game() -> list[str]:
-    """The moves of a random 26×26 Onyx game of at least 320 plies."""
+    """The moves of a random 26×26 Onyx game of at least 330 plies."""
     for seed in range(100):
         game = selfplay(ENGINES["onyx"], BIG, 2, str(seed))
-        if len(game.plies) >= 320:
+        if len(game.plies) >= 330:
             return [ply.text for ply in game.plies]
     raise RuntimeError("no long game found")
 
@@ -75,8 +76,12 @@ class MailServer:
             fill(self.config)
             if url.startswith("sqlite"):
                 database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.game_id = start_game(self.config, ENGINES["onyx"], BIG, PLAYERS)
+        self.game_id = self.new_game()
         self._listen()
+
+    def new_game(self) -> int:
+        """Another 26×26 game between the two players; `send(…, game_id=)` plays it."""
+        return start_game(self.config, ENGINES["onyx"], BIG, PLAYERS)
 
     def _listen(self) -> None:
         self.listener = start_listener(self.config, self.config.smtp_listen)
@@ -89,23 +94,24 @@ class MailServer:
         self.db = open_database(self.url)
         self._listen()
 
-    def send(self, number: int, text: str) -> tuple[float, float]:
-        """Move `number` by mail; (the server's CPU seconds, wall seconds). CPU is this
-        process's (time.process_time, other work on the machine does not count) less
-        what the client's thread spent sending (time.thread_time)."""
+    def send(self, number: int, text: str, game_id: int | None = None) -> tuple[float, float]:
+        """Move `number` by mail (of the first game, or of `game_id`); (the server's CPU
+        seconds, wall seconds). CPU is this process's (time.process_time, other work on
+        the machine does not count) less what the client's thread spent sending
+        (time.thread_time)."""
         seat = (number - 1) % 2
-        config = self.config
-        raw = move_mail(config, self.game_id, seat, number, text)
-        to = reply_address(seat_token(config.secret_key, self.game_id, seat), config.domain)
+        config, game_id = self.config, game_id or self.game_id
+        raw = move_mail(config, game_id, seat, number, text)
+        to = reply_address(seat_token(config.secret_key, game_id, seat), config.domain)
         start, start_cpu = time.perf_counter(), time.process_time()
         client = time.thread_time()
         self.smtp.sendmail(PLAYERS[seat], [to], raw)
         client = time.thread_time() - client
         return time.process_time() - start_cpu - client, time.perf_counter() - start
 
-    def check(self, moves: int) -> None:
+    def check(self, moves: int, game_id: int | None = None) -> None:
         """Every move must have been played."""
-        played = Game.get_by_id(self.game_id).plies
+        played = Game.get_by_id(game_id or self.game_id).plies
         if played != moves:
             raise RuntimeError(f"only {played} of {moves} moves were played")
 
@@ -216,21 +222,45 @@ def percentile(times: list[float], share: float) -> float:
 
 
 def report(label: str, cpu: list[float], wall: list[float], commit: float) -> None:
-    early = statistics.median(cpu[5:15])
-    late = statistics.median(cpu[295:305])
     per_move = sum(cpu) / len(cpu)
     print(f"  {label:10} {1 / per_move:6.1f} moves/s of CPU ({per_move * 1e3:.2f} ms a move;"
           f" {per_move / commit:.0f} raw commits)   CPU p50 {percentile(cpu, .5) * 1e3:5.2f} ms"
           f"  p99 {percentile(cpu, .99) * 1e3:5.2f} ms   wall p50 "
           f"{percentile(wall, .5) * 1e3:5.2f} ms  p99 {percentile(wall, .99) * 1e3:5.2f} ms")
-    print(f"  {'':10} CPU at ply 10: {early * 1e3:5.2f} ms   ply 300: {late * 1e3:5.2f} ms"
-          f"   ratio {late / early:4.2f}")
+
+
+def by_ply(url: str, moves: list[str], block: int = 8, count: int = 40) -> None:
+    """Moves 11 to 10 + `count` of one game against moves 291 to 290 + `count` of
+    another, in one store, sent to the two games in turns of `block` moves: a move late
+    in a game must cost what one early does (the same moves of one game, one after the
+    other, put the minute's load on one of them: a ratio of 0.9-1.3 over ten moves)."""
+    with tempfile.TemporaryDirectory() as workdir:
+        server = MailServer(workdir, url)
+        try:
+            early, late = server.game_id, server.new_game()
+            for number in range(1, 291):  # not counted: the games are brought to their plies
+                if number <= 10:
+                    server.send(number, moves[number - 1], early)
+                server.send(number, moves[number - 1], late)
+            times: tuple[list[float], list[float]] = ([], [])
+            for first in range(0, count, block):
+                for game_id, start, spent in ((early, 10, times[0]), (late, 290, times[1])):
+                    spent += [server.send(start + n, moves[start + n - 1], game_id)[0]
+                              for n in range(first + 1, first + block + 1)]
+            server.check(10 + count, early)
+            server.check(290 + count, late)
+        finally:
+            server.close()
+    at_10, at_300 = statistics.median(times[0]), statistics.median(times[1])
+    print(f"  {'':10} CPU at ply 10-{10 + count}: {at_10 * 1e3:5.2f} ms   at ply "
+          f"290-{290 + count}: {at_300 * 1e3:5.2f} ms   ratio {at_300 / at_10:4.2f} (medians;"
+          f" two games in one store, in turns of {block})")
 
 
 def run(seconds: float) -> None:
     print("\nMoves by mail, end to end (SMTP in, validated, stored, outbox written; one core;"
           " the server's CPU time)")
-    moves = long_game()[:320]
+    moves = long_game()[:330]
     with tempfile.TemporaryDirectory() as workdir:
         commit = raw_commits(f"{workdir}/raw.db")
     plain = plain_mails(moves)
@@ -240,17 +270,19 @@ def run(seconds: float) -> None:
           f"({1 / commit:,.0f}/s); the same mail to an SMTP listener that only says 250: "
           f"{plain * 1e3:.2f} ms")
     with tempfile.TemporaryDirectory() as workdir:
-        report("SQLite", *play_by_mail(f"sqlite:///{workdir}/bench.db", moves), commit)
+        report("SQLite", *play_by_mail(f"sqlite:///{workdir}/bench.db", moves[:320]), commit)
+    with tempfile.TemporaryDirectory() as workdir:
+        by_ply(f"sqlite:///{workdir}/bench.db", moves)
     tracemalloc.start()  # a second run: tracing slows Python down several times
     with tempfile.TemporaryDirectory() as workdir:
-        play_by_mail(f"sqlite:///{workdir}/bench.db", moves)
+        play_by_mail(f"sqlite:///{workdir}/bench.db", moves[:320])
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"  peak memory of a SQLite run (traced apart): {peak / 1024:.0f} KiB")
     flat(moves[:80])
     postgres = os.environ.get("PBEM_BENCH_DATABASE_URL")
     if postgres:
-        report("PostgreSQL", *play_by_mail(postgres, moves), commit)
+        report("PostgreSQL", *play_by_mail(postgres, moves[:320]), commit)
         print("  (PostgreSQL: the server's own CPU is in another process, not counted)")
     else:
         print("  PostgreSQL: set PBEM_BENCH_DATABASE_URL to an empty database to measure it")
