@@ -4,9 +4,9 @@ A real SMTP client sends each move as a reply mail to the server's real listener
 loopback, over one connection, and waits for the 250 that comes only after the move is
 committed. Delivery of the answers is not part of the figure (it runs after the commit).
 The store is a fresh SQLite file, and PostgreSQL too when PBEM_BENCH_DATABASE_URL names
-an empty database. The cost of a move early and late in a game compares moves 11-50 of
-one game with moves 291-330 of another, in one store, sent to the two in turns (as the
-store-size comparison does), of one long Onyx game (26×26, open setup).
+a database it may empty (its public schema is dropped first). The cost of a move early
+and late in a game compares moves 11-50 of one game with moves 291-330 of another, in
+one store, sent to the two in turns, of one long Onyx game (26×26, open setup).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import time
 import tracemalloc
 from email.message import EmailMessage
 
+from bench import emptied_postgres
 from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
@@ -229,11 +230,12 @@ def report(label: str, cpu: list[float], wall: list[float], commit: float) -> No
           f"{percentile(wall, .5) * 1e3:5.2f} ms  p99 {percentile(wall, .99) * 1e3:5.2f} ms")
 
 
-def by_ply(url: str, moves: list[str], block: int = 8, count: int = 40) -> None:
+def by_ply(url: str, moves: list[str], block: int = 1, count: int = 40) -> None:
     """Moves 11 to 10 + `count` of one game against moves 291 to 290 + `count` of
     another, in one store, sent to the two games in turns of `block` moves: a move late
-    in a game must cost what one early does (the same moves of one game, one after the
-    other, put the minute's load on one of them: a ratio of 0.9-1.3 over ten moves)."""
+    in a game must cost what one early does. The same moves of one game one after the
+    other put the minute's load on one of them (ratios of 0.9-1.3 over ten moves), and
+    so did turns of eight (0.89-1.13); a move each in turn gave 1.00-1.04."""
     with tempfile.TemporaryDirectory() as workdir:
         server = MailServer(workdir, url)
         try:
@@ -279,21 +281,22 @@ def run(seconds: float) -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"  peak memory of a SQLite run (traced apart): {peak / 1024:.0f} KiB")
-    flat(moves[:80])
+    flat(moves[:120])
     postgres = os.environ.get("PBEM_BENCH_DATABASE_URL")
     if postgres:
-        report("PostgreSQL", *play_by_mail(postgres, moves[:320]), commit)
+        report("PostgreSQL", *play_by_mail(emptied_postgres(postgres), moves[:320]), commit)
         print("  (PostgreSQL: the server's own CPU is in another process, not counted)")
     else:
         print("  PostgreSQL: set PBEM_BENCH_DATABASE_URL to an empty database to measure it")
 
 
-def flat(moves: list[str], block: int = 8) -> None:
-    """The same 80 moves on an empty store and on one that holds 20,000 earlier mails
-    from each player (and 20,000 of ours to each) and 10,000 finished games of theirs,
-    sent to the two in turns of `block` moves, so that the machine's moods of the minute
-    fall on both alike (the models hold one database handle, so the stores take turns
-    rather than moves)."""
+def flat(moves: list[str], block: int = 4) -> None:
+    """The same moves on an empty store and on one that holds 20,000 earlier mails from
+    each player (and 20,000 of ours to each) and 10,000 finished games of theirs, sent
+    to the two in turns of `block` moves, so that the machine's moods of the minute fall
+    on both alike (the models hold one database handle, so the stores take turns rather
+    than moves; turns of eight gave 1.03-1.16 for the same statements, of four
+    1.03-1.04)."""
     with tempfile.TemporaryDirectory() as workdir:
         servers = []
         for name, fill in (("empty", None), ("full", history)):

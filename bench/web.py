@@ -7,8 +7,9 @@ snapshots and comments are what a game by mail leaves. Pages are requested throu
 Flask test client, in one process on one core: the figure is the app and the store, not
 a network or a WSGI server. The index is measured at 1,000, 10,000 and 50,000 games, page
 1 and the last page, to show whether a page's cost grows with the archive or its depth.
-The store is SQLite, and PostgreSQL too when PBEM_BENCH_DATABASE_URL names an empty
-database. `python -m bench.web [--seconds S]` runs this benchmark alone.
+The store is SQLite, and PostgreSQL too when PBEM_BENCH_DATABASE_URL names a database
+it may empty (its public schema is dropped first). `python -m bench.web [--seconds S]`
+runs this benchmark alone.
 
 Each page is also requested once with peewee's SQL log counted (queries per page) and
 once under tracemalloc (peak memory of one request), apart from the timed runs. Beside
@@ -28,6 +29,7 @@ import tracemalloc
 
 from peewee import PostgresqlDatabase
 
+from bench import emptied_postgres
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.engines.game import seed_commitment, selfplay
@@ -170,7 +172,7 @@ def run(seconds: float) -> None:
         archive("SQLite", f"sqlite:///{workdir}/bench.db", finals, seconds)
     postgres = os.environ.get("PBEM_BENCH_DATABASE_URL")
     if postgres:
-        archive("PostgreSQL", postgres, finals, seconds)
+        archive("PostgreSQL", emptied_postgres(postgres), finals, seconds)
     else:
         print(" PostgreSQL: set PBEM_BENCH_DATABASE_URL to an empty database to measure it")
 
