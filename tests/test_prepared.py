@@ -96,6 +96,23 @@ def test_values_are_bound_among_peewees_own(two_games):
     assert NEWEST.rows("ann@example.org") == [("<m3@example.org>",), ("<m1@example.org>",)]
 
 
+def test_values_used_out_of_order_twice_or_not_at_all_go_where_they_belong(two_games):
+    """Arguments in order are passed on as they are; any other use is mapped."""
+    shuffled = Prepared(lambda email, name: Player.select(Player.name).where(
+        (Player.name == name) | ((Player.email == email) & (Player.name != email))
+        ).order_by(Player.name).tuples())
+    assert shuffled.rows("ann@example.org", "ben") == [("ann",), ("ben",)]
+    assert shuffled.rows("ben@example.org", "nobody") == [("ben",)]
+    unused = Prepared(lambda email, ignored: Player.select(Player.name)
+                      .where(Player.email == email).tuples())
+    assert unused.rows("ann@example.org", "whatever") == [("ann",)]
+    ordered = Prepared(lambda email, name: Player.select(Player.name)
+                       .where((Player.email == email) & (Player.name == name)).tuples())
+    assert ordered.rows("ben@example.org", "ben") == [("ben",)]
+    assert [w.in_order for w in (*shuffled._written.values(), *unused._written.values(),
+                                 *ordered._written.values())] == [False, False, True]
+
+
 def test_get_of_nothing_raises_as_peewee_does(two_games):
     with pytest.raises(Game.DoesNotExist):
         GAME.get(999)

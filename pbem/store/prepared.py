@@ -52,7 +52,8 @@ class Prepared:
                 mark = _MARK.match(sql, at + len(param))
                 slots.append(int(mark.group(1)) if mark else (next(constants),))
                 at += len(param)
-            written = self._written[key] = _Written(query, _MARK.sub("", sql), tuple(slots))
+            written = self._written[key] = _Written(query, _MARK.sub("", sql), tuple(slots),
+                                                    arity)
         return written
 
     def _run(self, args: tuple):
@@ -105,10 +106,11 @@ class _Written:
     """One query's SQL, and where each of its parameters comes from."""
     __slots__ = ("query", "sql", "slots", "in_order")
 
-    def __init__(self, query, sql: str, slots: tuple):
+    def __init__(self, query, sql: str, slots: tuple, arity: int):
         self.query, self.sql, self.slots = query, sql, slots
-        # Most queries take their arguments as given, in order: passed on as they are.
-        self.in_order = slots == tuple(range(len(slots)))
+        # Most queries take their arguments as given, each once, in order: passed on
+        # as they are.
+        self.in_order = slots == tuple(range(arity))
 
     def params(self, args: tuple) -> list:
         return [args[slot] if isinstance(slot, int) else slot[0] for slot in self.slots]
