@@ -40,7 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from mailservers import (PBEM_DOMAIN, PLAYERS_DOMAIN, PbemService, Postfix,  # noqa: E402
                          Site, free_port, give_to_service_user, install_pbem,
-                         scratch_directory, wipe_postgres)
+                         scratch_directory)
+from bench import emptied_postgres  # noqa: E402
 from pbem.engines import ENGINES  # noqa: E402
 from pbem.engines.game import selfplay  # noqa: E402
 from pbem.mail.tokens import reply_address, seat_token  # noqa: E402
@@ -186,7 +187,7 @@ def postgres():
     """PBEM_BENCH_DATABASE_URL emptied, or a throwaway cluster on a free loopback port."""
     url = os.environ.get("PBEM_BENCH_DATABASE_URL")
     if url:
-        wipe_postgres(url)
+        emptied_postgres(url)
         yield url
         return
     pg_bin = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
@@ -227,7 +228,7 @@ def main() -> None:
         shutil.rmtree(scratch, ignore_errors=True)
     with postgres() as url:
         run_setup("2 workers, PostgreSQL", url, 2, args.games, args.moves)
-        wipe_postgres(url)
+        emptied_postgres(url)
         run_setup("1 worker, PostgreSQL", url, 1, args.games, args.moves)
 
 

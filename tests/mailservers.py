@@ -815,9 +815,3 @@ def body(message: EmailMessage) -> str:
     return part.get_content() if part is not None else ""
 
 
-def wipe_postgres(url: str) -> None:
-    """An empty database for pbem to migrate (the URL names one the tests may wipe)."""
-    import psycopg
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("DROP SCHEMA public CASCADE")
-        connection.execute("CREATE SCHEMA public")

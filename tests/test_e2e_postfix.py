@@ -30,11 +30,11 @@ from pathlib import Path
 
 import pytest
 
-from databases import POSTGRES
+from databases import POSTGRES, empty_postgres
 from mailservers import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, REPO, Dovecot, LoopbackDNS,
                          MailPlayer, OpenDMARC, PbemService, Postfix, Site, body, free_port,
                          give_to_service_user, install_pbem, lmtp_transport, pipe_transport,
-                         players_transport, scratch_directory, wait_for, wipe_postgres)
+                         players_transport, scratch_directory, wait_for)
 
 ALICE, BOB = f"alice@{PLAYERS_DOMAIN}", f"bob@{PLAYERS_DOMAIN}"
 
@@ -48,7 +48,7 @@ def site():
     install_pbem(site)
     settings = {"PBEM_SECRET_KEY": secrets.token_hex(32)}
     if POSTGRES:
-        wipe_postgres(POSTGRES)
+        empty_postgres(POSTGRES)
         settings["PBEM_DATABASE_URL"] = POSTGRES
     site.write_env_file(settings)
     yield site
