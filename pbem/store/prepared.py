@@ -21,6 +21,7 @@ only the INSERT is not written anew.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Callable
 
 from peewee import (SQL, FieldAccessor, ForeignKeyAccessor, Model,
@@ -116,16 +117,12 @@ class _Written:
         return [args[slot] if isinstance(slot, int) else slot[0] for slot in self.slots]
 
 
-_DATABASE = []
-
-
+@cache
 def _database():
     """The models' database handle (pbem.store.models imports this module, so it is
     looked up on first use, once)."""
-    if not _DATABASE:
-        from pbem.store.models import database
-        _DATABASE.append(database)
-    return _DATABASE[0]
+    from pbem.store.models import database
+    return database
 
 
 # What a peewee row reader works out from its first row (the columns, their
