@@ -2,7 +2,7 @@
 // generator HMAC-SHA256) and the card lists it names, not from pbem's Python: the tests
 // (tests/test_deal_generator.py) run it with node and compare every dealer's move.
 //
-// stdin: {"data": "<pbem/engines/data>", "jobs": [job, ...]}; a job is one dealer's move:
+// stdin: {"data": "<pbem/engines>", "jobs": [job, ...]}; a job is one dealer's move:
 //   {"game": "onix"|"baronoxx"|"gemforge", "seed", "ply" (plies before it),
 //    "recorded" (the move as the record writes it, which says what kind of deal it is),
 //    "players", and what the record alone does not say: Baron Oxx "unseen", "hidden"
@@ -65,7 +65,7 @@ function csvRows(file) {
 const LETTERS = { circle: "O", square: "S", diamond: "D", cross: "X" };
 
 function onixDeck(data, players) {
-  const cards = csvRows(path.join(data, "onix-cards.csv"))
+  const cards = csvRows(path.join(data, "onix", "cards.csv"))
     .sort((a, b) => Number(a.id) - Number(b.id))
     .map((row) => "OSDX".split("").filter((l) => row.gems.split(" ")
       .map((g) => LETTERS[g]).includes(l)).join(""));
@@ -108,7 +108,7 @@ function deal(job, data) {
   let items = job.discard;
   if (items === null) {
     items = kind === "cards" ? ACTION_CARDS
-      : csvRows(path.join(data, "gemforge-tiles.csv")).map((row) => row.id);
+      : csvRows(path.join(data, "gemforge", "tiles.csv")).map((row) => row.id);
   }
   return `${kind} ${rng.shuffle(items).join(" ")}`;
 }

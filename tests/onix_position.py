@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from notation.onix import card_text, read_card
-from pbem.engines.onix import Onix
-from pbem.engines.onix_state import OnixState
+from pbem.engines.onix.engine import Onix
+from pbem.engines.onix.state import OnixState
 
 ENGINE = Onix()
 _GROUP = re.compile(r"(\w+)=\[([^\]]*)\]")

@@ -22,8 +22,8 @@ from notation.record import format_record, parse_record
 from pbem.cli import main
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, IllegalMove, InvalidMove, MoveError
-from pbem.engines.baronoxx_cards import CARDS, read_cards
-from pbem.engines.baronoxx_state import CARDS_EACH, CHOOSE, OxxState
+from pbem.engines.baronoxx.cards import CARDS, read_cards
+from pbem.engines.baronoxx.state import CARDS_EACH, CHOOSE, OxxState
 from pbem.engines.game import Game, selfplay
 
 OXX = get_engine("baronoxx")
@@ -90,7 +90,7 @@ def test_n1_the_table_has_110_cards_and_two_barons_of_every_colour():
 
 def test_n1_the_data_file_is_marked_assumed_and_checked_when_read():
     from importlib import resources
-    text = resources.files("pbem.engines").joinpath("data/baronoxx-cards.csv").read_text()
+    text = resources.files("pbem.engines.baronoxx").joinpath("cards.csv").read_text()
     assert "ASSUMED" in text.splitlines()[0]
     with pytest.raises(ValueError, match="penalty"):
         read_cards(text.replace("\n7,R3,3,", "\n7,R3,2,"))

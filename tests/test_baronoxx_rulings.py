@@ -4,7 +4,7 @@ points, and what a placement did by itself — literal positions, the text a pla
 
 import pytest
 
-from pbem.engines.baronoxx_cards import penalty
+from pbem.engines.baronoxx.cards import penalty
 from pbem.engines.base import IllegalMove
 from pbem.engines.game import Game, selfplay
 

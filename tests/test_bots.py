@@ -12,7 +12,7 @@ from pbem import bots
 from pbem.bots import onyx as onyx_bot
 from pbem.engines import ENGINES, get_engine
 from pbem.engines.base import CHANCE
-from pbem.engines.onyx import board_of
+from pbem.engines.onyx.board import board_of
 
 from test_onyx import RULEBOOK_6X6, position  # literal Onyx positions
 

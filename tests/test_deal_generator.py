@@ -21,7 +21,7 @@ from pbem.engines.dealing import HMAC_SHA256, PYTHON_RANDOM, HmacStream
 from pbem.engines.game import Game, RecordError, selfplay
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "pbem" / "engines" / "data"
+DATA = ROOT / "pbem" / "engines"  # the card tables: onix/cards.csv, gemforge/tiles.csv
 
 
 def test_the_documented_test_vectors():

@@ -6,7 +6,7 @@ import pytest
 
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, IllegalMove
-from pbem.engines.gemforge_state import DECK, PREFS, SETUP, WINDOWS, GemState, tiles
+from pbem.engines.gemforge.state import DECK, PREFS, SETUP, WINDOWS, GemState, tiles
 from pbem.engines.game import Game
 
 GF = get_engine("gemforge")
@@ -634,7 +634,7 @@ def test_every_decisions_text_reads_back_as_itself_and_folds_to_its_kind_first()
     that is sound because every decision's canonical text folds to its kind first, and
     parses back to that very decision (random positions of 2 to 4 players)."""
     import random
-    from pbem.engines.gemforge_moves import decision_text, words
+    from pbem.engines.gemforge.moves import decision_text, words
     engine, rng = get_engine("gemforge"), random.Random("fold")
     checked = 0
     for game in range(6):

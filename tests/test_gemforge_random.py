@@ -1,4 +1,4 @@
-"""Gem Forge's fast random decisions against the plain ones (pbem.engines.gemforge_random).
+"""Gem Forge's fast random decisions against the plain ones (pbem.engines.gemforge.random_play).
 
 A random decision on a player's own turn lists only the kind drawn; it must draw the
 same decision with the same calls on the generator as the policy over the whole `legal`
@@ -12,10 +12,10 @@ import pytest
 from test_gemforge import GF, P1, P2, position
 
 from pbem.engines.base import CHANCE
-from pbem.engines.gemforge_random import (kind_of, own_turn, plain_random, turn_kinds,
+from pbem.engines.gemforge.random_play import (kind_of, own_turn, plain_random, turn_kinds,
                                           turn_options)
-from pbem.engines.gemforge_rules import card_options, card_playable
-from pbem.engines.gemforge_state import CARD_NAMES, can_set, set_options
+from pbem.engines.gemforge.rules import card_options, card_playable
+from pbem.engines.gemforge.state import CARD_NAMES, can_set, set_options
 
 
 def positions(games: int, seed: str):

@@ -5,7 +5,7 @@ import pytest
 
 from pbem.engines.base import CHANCE, IllegalMove
 from pbem.engines.game import Game
-from pbem.engines.gemforge_moves import to_shuffle
+from pbem.engines.gemforge.moves import to_shuffle
 
 from test_gemforge import GF, MARKET, P1, P2, P3, play, position
 

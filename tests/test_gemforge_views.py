@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from pbem.cli import main
 from pbem.engines.base import CHANCE, IllegalMove, InvalidMove, MoveError
-from pbem.engines.gemforge_state import CARD_NAMES
+from pbem.engines.gemforge.state import CARD_NAMES
 from pbem.engines.game import Game, selfplay
 
 from test_gemforge import GF, MARKET, P1, P2, P3, position

@@ -7,8 +7,8 @@ import pytest
 from notation.onix import read_decision
 from pbem.engines.base import CHANCE, AmbiguousMove, IllegalMove, InvalidMove
 from pbem.engines.game import Game
-from pbem.engines.onix import Onix
-from pbem.engines.onix_state import card_list, chains, draw_deck, pile_sizes, symbols
+from pbem.engines.onix.engine import Onix
+from pbem.engines.onix.state import card_list, chains, draw_deck, pile_sizes, symbols
 
 from onix_position import ENGINE, collections, play, position, tops
 
@@ -24,7 +24,7 @@ def test_x1_the_card_list_has_80_single_and_24_double_gem_cards_never_a_gem_twic
 
 def test_x1_the_card_table_is_package_data_marked_as_assumed():
     from importlib import resources
-    text = resources.files("pbem.engines").joinpath("data/onix-cards.csv").read_text()
+    text = resources.files("pbem.engines.onix").joinpath("cards.csv").read_text()
     assert text.startswith("# Onix: ASSUMED card list")
 
 
@@ -492,13 +492,13 @@ def test_options_and_player_counts():
 @pytest.mark.parametrize("players, options", [(2, {}), (4, {}), (6, {"advanced": "true"})])
 def test_x11_every_target_offered_is_a_collection_that_takes_the_card_then_a_new_one(
         players, options):
-    # The targets are worked out once per decision list (pbem.engines.onix._targets);
+    # The targets are worked out once per decision list (pbem.engines.onix.engine._targets);
     # here by the rule itself, X11, for every card a placement, draw or steal may move.
     import random
 
     from notation.onix import NEW, effect_of
     from pbem.engines.dealing import chance_rng
-    from pbem.engines.onix_state import DRAW, EFFECT, PLACE, STEAL, fits, in_circle
+    from pbem.engines.onix.state import DRAW, EFFECT, PLACE, STEAL, fits, in_circle
     rng, engine = random.Random(players), ENGINE
     resolved, checked = engine.resolve_options(options), 0
     for _ in range(15):

@@ -6,7 +6,7 @@ import pytest
 
 from pbem.engines import get_engine
 from pbem.engines.base import IllegalMove, InvalidMove, OptionError
-from pbem.engines.onyx import board_of
+from pbem.engines.onyx.board import board_of
 
 ONYX = get_engine("onyx")
 BLACK_SEAT, WHITE_SEAT = 0, 1

@@ -3,8 +3,8 @@
 import math
 import xml.etree.ElementTree as ET
 
-from pbem.engines.onyx import board_of
-from pbem.engines.onyx_render import coordinates
+from pbem.engines.onyx.board import board_of
+from pbem.engines.onyx.render import coordinates
 
 from test_onyx import ONYX, play, position
 

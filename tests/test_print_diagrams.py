@@ -111,7 +111,7 @@ def test_captions_fit_inside_the_diagram_at_every_size(name, players, size):
 
 def test_a_card_games_compact_form_shows_the_hands_only_after_the_end(client):
     from export_games import new_game, play_as, play_randomly
-    from pbem.engines.baronoxx_render import card_text
+    from pbem.engines.baronoxx.render import card_text
     game_id = new_game("baronoxx")  # alice holds 25 32 49 75, bob 6 41 50 81
     play_as(game_id, 0, "play 25")
     running = client.get(f"/games/{game_id}/ply/3.svg?form=compact&caption=1")

@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 from pbem.cli import main
-from pbem.engines.baronoxx_render import card_text
+from pbem.engines.baronoxx.render import card_text
 from pbem.web import create_app
 
 from export_games import ADDRESSES, new_game, onyx_game, play_as, play_randomly, say

@@ -20,7 +20,8 @@ import time
 from collections import deque
 
 from pbem.engines.base import Decision, Engine
-from pbem.engines.onyx import BLACK, SWAP, WHITE, OnyxState, board_of
+from pbem.engines.onyx.board import BLACK, WHITE, board_of
+from pbem.engines.onyx.engine import SWAP, OnyxState
 
 FAR = 10_000  # a colour cut off from its edges
 WIN = 100_000.0

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pbem.engines.base import Engine
-from pbem.engines.baronoxx import BaronOxx
-from pbem.engines.gemforge import GemForge
-from pbem.engines.onix import Onix
-from pbem.engines.onyx import Onyx
+from pbem.engines.baronoxx.engine import BaronOxx
+from pbem.engines.gemforge.engine import GemForge
+from pbem.engines.onix.engine import Onix
+from pbem.engines.onyx.engine import Onyx
 
 ENGINES: dict[str, Engine] = {engine.id: engine for engine in (Onyx(), Onix(), BaronOxx(),
                                                                GemForge())}

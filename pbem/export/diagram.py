@@ -28,7 +28,7 @@ import re
 from html import escape
 
 from notation.marks import marks_in
-from pbem.engines.onyx_render import print_notes
+from pbem.engines.onyx.render import print_notes
 from pbem.engines.svg import caption_height, caption_text
 from pbem.export.public import real_ply
 from pbem.export.source import ExportError, is_over, state_at
@@ -171,7 +171,7 @@ def ply_svg(table: Table, ply: int, pixels: int = DEFAULT_SIZE,
 
 
 def onyx_notes(table: Table, ply: int, numbers: tuple[int, int] | None) -> dict:
-    """What an Onyx print diagram writes on the board (pbem.engines.onyx_render)."""
+    """What an Onyx print diagram writes on the board (pbem.engines.onyx.render)."""
     said = [c.text for c in Comment.select(Comment.text).where(
         (Comment.game == table.game) & (Comment.ply == ply))]
     notes = {"marks": marks_in(said) or None, "gone": []}

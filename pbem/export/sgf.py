@@ -20,7 +20,7 @@ from notation.record import Record
 from pbem.engines import get_engine
 from pbem.engines.base import MoveError
 from pbem.engines.game import RecordError
-from pbem.engines.onyx import board_of
+from pbem.engines.onyx.board import board_of
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # FF[4]: 52 lines at most
 

@@ -10,16 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from peewee import (SQL, BlobField, BooleanField, CharField, DatabaseProxy, DateField,
+from peewee import (SQL, BlobField, BooleanField, CharField, DateField,
                     DateTimeField, DoubleField, ForeignKeyField, IntegerField, Model,
                     TextField)
 
 from pbem import clock
+from pbem.store.handle import database
 from pbem.store.prepared import Prepared
-
-#: Bound to a real database by `open_database` (peewee's proxy idiom: the models are
-#: declared once, the database is chosen at run time from the configuration).
-database = DatabaseProxy()
 
 
 def utcnow() -> dt.datetime:

@@ -21,11 +21,12 @@ only the INSERT is not written anew.
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Callable
 
 from peewee import (SQL, FieldAccessor, ForeignKeyAccessor, Model,
                     ModelDictCursorWrapper, ModelObjectCursorWrapper)
+
+from pbem.store.handle import database
 
 _MARK = re.compile(r"/\*pbem:(\d+)\*/")
 
@@ -39,7 +40,6 @@ class Prepared:
         self._readers: dict = {}  # id(query) -> how its rows are read (_reader_setup)
 
     def _write(self, arity: int) -> "_Written":
-        database = _database()
         key = (type(database.obj), arity)
         written = self._written.get(key)
         if written is None:
@@ -60,7 +60,7 @@ class Prepared:
     def _run(self, args: tuple):
         written = self._write(len(args))
         params = args if written.in_order else written.params(args)
-        return written.query, _database().obj.execute_sql(written.sql, params)
+        return written.query, database.obj.execute_sql(written.sql, params)
 
     def rows(self, *args) -> list:
         """Every row, as the query would return them."""
@@ -117,14 +117,6 @@ class _Written:
         return [args[slot] if isinstance(slot, int) else slot[0] for slot in self.slots]
 
 
-@cache
-def _database():
-    """The models' database handle (pbem.store.models imports this module, so it is
-    looked up on first use, once)."""
-    from pbem.store.models import database
-    return database
-
-
 # What a peewee row reader works out from its first row (the columns, their
 # conversions, the models to build), the same for every run of one query: kept, so that
 # a later run does not work it out again (a fifth of reading a row). The reader kept is
@@ -173,13 +165,11 @@ class Creates:
         self.insert = Prepared(self._build)
 
     def _build(self, *marks):
-        database = _database()
         query = self.model.insert(dict(zip(self.fields, marks)))
         return query.returning(self.model._meta.primary_key) if database.returning_clause \
             else query
 
     def __call__(self, **values):
-        database = _database()
         row = self.model(**values)  # the defaults, as create() gives them
         data = row.__data__
         cursor = self.insert._run(tuple(f.db_value(data.get(f.name)) for f in self.fields))[1]

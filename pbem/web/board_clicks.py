@@ -1,6 +1,6 @@
 """Clickable points on the Onyx board of a seat's page.
 
-The engine's SVG (pbem.engines.onyx_render) draws the position; this lays over it one
+The engine's SVG (pbem.engines.onyx.render) draws the position; this lays over it one
 link per point the seat may play, at the point's place in the same drawing, each leading
 to the read-back of that move (`?move=F6`). Links work without JavaScript; /play.js only
 adds stepping between them with the arrow keys. The places follow the renderer's own
@@ -13,10 +13,10 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
-from pbem.engines.onyx import board_of
-from pbem.engines.onyx_render import coordinates
+from pbem.engines.onyx.board import board_of
+from pbem.engines.onyx.render import coordinates
 
-MARGIN = 1.1  # board lines, as onyx_render.svg_diagram leaves around the board
+MARGIN = 1.1  # board lines, as pbem.engines.onyx.render.svg_diagram leaves around the board
 
 
 def pixel_points(board_size: int, size: int) -> tuple[dict[str, tuple[float, float]], float]:

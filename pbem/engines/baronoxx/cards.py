@@ -48,8 +48,8 @@ def read_cards(text: str) -> dict[int, Card]:
     return cards
 
 
-CARDS = read_cards(resources.files("pbem.engines").joinpath(
-    "data/baronoxx-cards.csv").read_text(encoding="utf-8"))
+CARDS = read_cards(resources.files("pbem.engines.baronoxx").joinpath(
+    "cards.csv").read_text(encoding="utf-8"))
 MASK = {n: card.mask for n, card in CARDS.items()}
 
 

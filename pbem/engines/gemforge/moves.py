@@ -1,7 +1,7 @@
 """Gem Forge move texts: how players' and the dealer's decisions are written and read.
 
 The grammar is in notation/gemforge.md. A player's text is matched against the legal
-decisions (pbem.engines.gemforge parses by filtering `legal`), so this module only folds
+decisions (pbem.engines.gemforge.engine parses by filtering `legal`), so this module only folds
 spellings (`words`) and writes the canonical text (`decision_text`); a dealer's text is
 read and checked here (`read_deal`), since shuffles are too many to list.
 """
@@ -14,8 +14,8 @@ from typing import Sequence
 
 from notation.seats import SeatNameError, seat_named
 from pbem.engines.base import IllegalMove, InvalidMove
-from pbem.engines.gemforge_rules import card_words, chance_need
-from pbem.engines.gemforge_state import (CARD_NAMES, DECK, GEMS, PREFS, SETUP, GemState,
+from pbem.engines.gemforge.rules import card_words, chance_need
+from pbem.engines.gemforge.state import (CARD_NAMES, DECK, GEMS, PREFS, SETUP, GemState,
                                          seat_name, tiles)
 
 

@@ -15,7 +15,7 @@ import math
 from functools import lru_cache
 from html import escape
 
-from pbem.engines.onyx import board_of
+from pbem.engines.onyx.board import board_of
 from pbem.engines.svg import caption_height, caption_text
 
 STONE_TEXT = {"black": "X", "white": "O"}

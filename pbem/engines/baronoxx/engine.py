@@ -14,9 +14,9 @@ played. Cards that Variant 2 puts under a deck are public and drawn last (N6, N2
 Variant 2 end the dealer shows the unseen cards still in decks (`left #2 ...`, N23).
 
 This module holds the engine: whom the game waits for, reading decisions, the rules,
-views. The state and its helpers are in pbem.engines.baronoxx_state, what the engine says
-to players (refusals, prompts) in pbem.engines.baronoxx_messages, the card table in
-pbem.engines.baronoxx_cards, the diagrams in pbem.engines.baronoxx_render.
+views. The state and its helpers are in pbem.engines.baronoxx.state, what the engine says
+to players (refusals, prompts) in pbem.engines.baronoxx.messages, the card table in
+pbem.engines.baronoxx.cards, the diagrams in pbem.engines.baronoxx.render.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from notation.baronoxx import (NO_PREF, ROWS, NotationError, decision_text, pref
 from pbem.engines.base import (CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome,
                                move_text)
 from pbem.engines.core import change
-from pbem.engines.baronoxx_cards import MASK, penalty, takes_row
-from pbem.engines.baronoxx_messages import prompt, task_words, why_not
-from pbem.engines.baronoxx_state import (CHOOSE, DEAL, HAND, OVER, PLACE, PREFS, REVEAL,
+from pbem.engines.baronoxx.cards import MASK, penalty, takes_row
+from pbem.engines.baronoxx.messages import prompt, task_words, why_not
+from pbem.engines.baronoxx.state import (CHOOSE, DEAL, HAND, OVER, PLACE, PREFS, REVEAL,
                                          Decisions, OxxState, new_game, pref_at, put,
                                          random_pref, to_lists, to_tuples, without)
 
@@ -496,9 +496,9 @@ class BaronOxx(Engine):
     # -- diagrams -----------------------------------------------------------------------
 
     def text_diagram(self, view: dict) -> str:
-        from pbem.engines.baronoxx_render import text_diagram
+        from pbem.engines.baronoxx.render import text_diagram
         return text_diagram(view)
 
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
-        from pbem.engines.baronoxx_render import svg_diagram
+        from pbem.engines.baronoxx.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)

@@ -1,15 +1,15 @@
 """What the Baron Oxx engine says to a player: why a decision is refused, what to do now.
 
-Each function takes the engine as its first argument (as pbem.engines.onix_messages
+Each function takes the engine as its first argument (as pbem.engines.onix.messages
 does) so that costs come from the rules themselves; this module imports nothing from
-pbem.engines.baronoxx, which imports it.
+pbem.engines.baronoxx.engine, which imports it.
 """
 
 from __future__ import annotations
 
 from notation.baronoxx import decision_text
-from pbem.engines.baronoxx_cards import CARDS
-from pbem.engines.baronoxx_state import CHOOSE, OVER, OxxState
+from pbem.engines.baronoxx.cards import CARDS
+from pbem.engines.baronoxx.state import CHOOSE, OVER, OxxState
 
 
 def why_not(engine, state: OxxState, seat: int, decision: tuple) -> str:

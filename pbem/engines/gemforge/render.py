@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from pbem.engines.gemforge_state import seat_name
+from pbem.engines.gemforge.state import seat_name
 from pbem.engines.svg import caption_height, caption_text
 
 GEM_FILL = {"R": "#d33", "G": "#2a2", "Y": "#eb0", "L": "#7cd"}

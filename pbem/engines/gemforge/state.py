@@ -3,7 +3,7 @@
 Gems are letters (R red, G green, Y yellow, L light blue). The mine is a string, front
 first; a cart is a string, oldest gem first; an ornament is (tile id, one character per
 slot: a gem or '.'). Seats are written P1, P2, … in move texts. Action cards are named
-by their hyphenated names in CARDS. pbem.engines.gemforge_rules builds the rules on these.
+by their hyphenated names in CARDS. pbem.engines.gemforge.rules builds the rules on these.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Tile:
 @lru_cache(maxsize=None)
 def tiles() -> dict[str, Tile]:
     """The ornament tiles from the assumed data file, by id, in file order."""
-    text = (resources.files("pbem.engines") / "data" / "gemforge-tiles.csv").read_text()
+    text = (resources.files("pbem.engines.gemforge") / "tiles.csv").read_text()
     rows = csv.DictReader(io.StringIO("".join(
         line for line in text.splitlines(keepends=True) if not line.startswith("#"))))
     table = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from pbem.engines.baronoxx_cards import CARDS, COLOURS
+from pbem.engines.baronoxx.cards import CARDS, COLOURS
 from pbem.engines.svg import caption_height, caption_text
 
 WIDTH = 72

@@ -12,9 +12,9 @@ are not decisions, so `legal` never lists them. The dealer's one move lays out t
 piles and names the first player; the starting Collections need no chance (X2).
 
 This module holds the engine: the decisions, reading them, playing them, views. The
-cards, the state and their pure helpers are in pbem.engines.onix_state, what the engine
-says to players (refusals, prompts) in pbem.engines.onix_messages, the diagrams in
-pbem.engines.onix_render.
+cards, the state and their pure helpers are in pbem.engines.onix.state, what the engine
+says to players (refusals, prompts) in pbem.engines.onix.messages, the diagrams in
+pbem.engines.onix.render.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from notation.onix import (GEMS, NEW, PILES, NotationError, OnixText, card_text,
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
                                Option, Outcome, move_text)
 from pbem.engines.core import change
-from pbem.engines.onix_messages import contrary_placement, prompt, why_not
-from pbem.engines.onix_state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
+from pbem.engines.onix.messages import contrary_placement, prompt, why_not
+from pbem.engines.onix.state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
                                      PLACE, REPEAT, STEAL, TAKE, OnixState, chains, draw_deck,
                                      gems_in, in_circle, pile_sizes, symbols, to_lists,
                                      to_tuples)
@@ -476,11 +476,11 @@ class Onix(Engine):
         return [part.strip() for part in text.split(",") if part.strip()]
 
     def text_diagram(self, view: dict) -> str:
-        from pbem.engines.onix_render import text_diagram
+        from pbem.engines.onix.render import text_diagram
         return text_diagram(view)
 
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
-        from pbem.engines.onix_render import svg_diagram
+        from pbem.engines.onix.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
 

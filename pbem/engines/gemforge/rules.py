@@ -5,12 +5,12 @@ reaction window, a card draw from an empty pile (the dealer reshuffles), a hand-
 discard, a tile taken from the market — is a *step* in `pending`, a queue whose head runs
 first; a step that spawns others puts them in front. `advance` runs steps until one needs
 a decision, so whom the game waits for is read off the head. The state and its helpers
-are in pbem.engines.gemforge_state; pbem.engines.gemforge wraps both in the engine contract.
+are in pbem.engines.gemforge.state; pbem.engines.gemforge.engine wraps both in the engine contract.
 """
 
 from __future__ import annotations
 
-from pbem.engines.gemforge_state import (
+from pbem.engines.gemforge.state import (
     accepts, brown_waiting, CART, cash_options, change, clockwise, COLOURS, complete,
     empty_ornament, GemState, MARKET, multisets, ornament, owner_of, pop, push,
     put, remove_cards, return_gems, say, score, seat_name, sequences, set_gem, set_options,

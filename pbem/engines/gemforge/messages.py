@@ -3,15 +3,15 @@
 Every refusal of a well-written decision names the condition that failed, in the
 rulebook's words (your cart has room for one gem; T07 is complete and cannot be robbed),
 then what would work, copied from the legal decisions so an example is never wrong.
-Each function takes the engine first (as pbem.engines.onix_messages does); this module
-imports nothing from pbem.engines.gemforge, which imports it.
+Each function takes the engine first (as pbem.engines.onix.messages does); this module
+imports nothing from pbem.engines.gemforge.engine, which imports it.
 """
 
 from __future__ import annotations
 
-from pbem.engines.gemforge_moves import decision_text
-from pbem.engines.gemforge_rules import card_words
-from pbem.engines.gemforge_state import (CART, COLOUR_NAMES, DEALT_TILES, HAND_LIMIT, KEEP,
+from pbem.engines.gemforge.moves import decision_text
+from pbem.engines.gemforge.rules import card_words
+from pbem.engines.gemforge.state import (CART, COLOUR_NAMES, DEALT_TILES, HAND_LIMIT, KEEP,
                                          LIGHTNING, MARKET, OWN_TURN, PREFS, accepts,
                                          brown_waiting, owner_of, seat_name, tiles)
 

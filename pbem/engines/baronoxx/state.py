@@ -2,8 +2,8 @@
 
 `OxxState` is one moment of a match; `Decisions` lists a seat's legal decisions lazily,
 preferences included (N13); the rest are small helpers on tuples and snapshots. The rules
-that change the state are in pbem.engines.baronoxx (the engine), what it says to players
-in pbem.engines.baronoxx_messages, the card table in pbem.engines.baronoxx_cards.
+that change the state are in pbem.engines.baronoxx.engine (the engine), what it says to players
+in pbem.engines.baronoxx.messages, the card table in pbem.engines.baronoxx.cards.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from itertools import permutations
 
 from notation.baronoxx import PICKS, ROWS, Pref
 from pbem.engines.core import change
-from pbem.engines.baronoxx_cards import legal_rows
+from pbem.engines.baronoxx.cards import legal_rows
 
 CARDS_EACH = {2: 24, 3: 20, 4: 16, 5: 16, 6: 16, 7: 12, 8: 12, 9: 8, 10: 8}
 HAND = 4

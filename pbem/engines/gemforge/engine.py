@@ -1,9 +1,9 @@
 """Gem Forge: the engine contract (RULINGS.md G1–G43) — decisions, their text, views.
 
-The rules themselves are pure functions on the state in pbem.engines.gemforge_rules; this
+The rules themselves are pure functions on the state in pbem.engines.gemforge.rules; this
 module says which decisions each seat has, reads them by matching the legal ones, what
 each seat may see, and what is done for a seat at a deadline. How decisions are written
-(and the dealer's moves read) is in pbem.engines.gemforge_moves; the grammar is in
+(and the dealer's moves read) is in pbem.engines.gemforge.moves; the grammar is in
 notation/gemforge.md. Standing answers for reaction windows (G38) are decisions too
 (`pref cancel ask`): any seat may send one at any time; they are secret, and the rules
 apply them whenever a window opens, so windows close without mail and the record shows
@@ -17,14 +17,14 @@ from itertools import combinations
 
 from pbem.engines.base import CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove, \
     Outcome, move_text
-from pbem.engines.gemforge_messages import prompt, why_not
-from pbem.engines.gemforge_moves import (VERBS, deal_text, decision_text, meaning,
+from pbem.engines.gemforge.messages import prompt, why_not
+from pbem.engines.gemforge.moves import (VERBS, deal_text, decision_text, meaning,
                                          read_deal, to_shuffle, words)
-from pbem.engines.gemforge_random import own_turn, plain_random, turn_options, turn_random
-from pbem.engines.gemforge_rules import (advance, answer_window, card_options, card_words, cash,
+from pbem.engines.gemforge.random_play import own_turn, plain_random, turn_options, turn_random
+from pbem.engines.gemforge.rules import (advance, answer_window, card_options, card_words, cash,
                                          chance_need, copy_step, next_turn, play_card,
                                          reveal_tiles)
-from pbem.engines.gemforge_state import (
+from pbem.engines.gemforge.state import (
     CARD_NAMES, CART, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
     PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
     GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem,
@@ -427,7 +427,7 @@ class GemForge(Engine):
     def random_decision(self, state: GemState, seat: int, rng: random.Random) -> tuple:
         """Random but lively: standing answers now and then, cashing and reacting often,
         otherwise a random kind of decision, then a random one of that kind (the policy
-        is in pbem.engines.gemforge_random)."""
+        is in pbem.engines.gemforge.random_play)."""
         if own_turn(state, seat):
             return turn_random(state, seat, rng)
         return plain_random(self, state, seat, rng)
@@ -435,11 +435,11 @@ class GemForge(Engine):
     # -- diagrams ---------------------------------------------------------------------
 
     def text_diagram(self, view: dict) -> str:
-        from pbem.engines.gemforge_render import text_diagram
+        from pbem.engines.gemforge.render import text_diagram
         return text_diagram(view)
 
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
-        from pbem.engines.gemforge_render import svg_diagram
+        from pbem.engines.gemforge.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import random
 
-from pbem.engines.gemforge_rules import card_options, card_playable
-from pbem.engines.gemforge_state import (CART, COLOURS, OWN_TURN, PREFS, SETUP, WINDOWS,
+from pbem.engines.gemforge.rules import card_options, card_playable
+from pbem.engines.gemforge.state import (CART, COLOURS, OWN_TURN, PREFS, SETUP, WINDOWS,
                                          GemState, brown_waiting, can_set, cash_options,
                                          set_options)
 

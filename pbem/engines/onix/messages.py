@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from notation.onix import (GEMS, NEW, PILES, OnixText, card_text, effect_of,
                            format_decision, gem_name, seat_text)
-from pbem.engines.onix_state import (DEAL, EFFECT, OVER, PLACE, TAKE, OnixState, chains,
+from pbem.engines.onix.state import (DEAL, EFFECT, OVER, PLACE, TAKE, OnixState, chains,
                                      gems_in)
 
 STEPS = {TAKE: "take a Gem", PLACE: "place the cards taken", EFFECT: "apply an effect"}

@@ -2,7 +2,7 @@
 
 A card is the set of its gems as bits (circle 1, square 2, diamond 4, cross 8): copies of
 a card are alike, so the state holds gem sets, not card ids. The engine that changes the
-state is in pbem.engines.onix, what it says to players in pbem.engines.onix_messages.
+state is in pbem.engines.onix.engine, what it says to players in pbem.engines.onix.messages.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ REPEAT = "repeat"  # ("repeat", text): an automatic decision sent again by its p
 @lru_cache(maxsize=None)
 def card_list() -> tuple[int, ...]:
     """Every card in the data file's order (id order), as gem bits (X1)."""
-    text = resources.files("pbem.engines").joinpath("data/onix-cards.csv").read_text()
+    text = resources.files("pbem.engines.onix").joinpath("cards.csv").read_text()
     rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
     names = {name: 1 << i for i, name in enumerate(("circle", "square", "diamond", "cross"))}
     cards = []
