@@ -22,10 +22,10 @@ from pathlib import Path
 
 from pbem.admin import start_game
 from pbem.config import Config
-from pbem.conversation import waits_in_log
+from pbem.policy.conversation import waits_in_log
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
-from pbem.mail.pipeline import receive
+from pbem.intake.pipeline import receive
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.store import Move, Outbox, open_database

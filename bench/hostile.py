@@ -3,7 +3,7 @@
 `python -m bench.hostile` (or as part of `python -m bench`). All figures are CPU time of
 this process (time.process_time), so other work on the machine does not count:
 
-- **parse cost**: one mail through `pbem.mail.pipeline.receive` into a fresh SQLite
+- **parse cost**: one mail through `pbem.intake.pipeline.receive` into a fresh SQLite
   store: a hostile mail (800 nested multiparts, ~50 KB) and a plain mail of the same
   size, both from a stranger, then both from a confirmed player; a stranger's mail with
   30 KB of Content-Type parameters (the header registry's slow case); a player's mail of
@@ -28,7 +28,7 @@ import time
 from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
-from pbem.mail.pipeline import receive
+from pbem.intake.pipeline import receive
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Player, open_database
 from pbem.store.models import database

@@ -27,7 +27,7 @@ from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.engines.game import selfplay
-from pbem.mail.listener import start_listener
+from pbem.intake.listener import start_listener
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox, Player, Seat, open_database, transaction
 from pbem.store.database import SQLITE_PRAGMAS

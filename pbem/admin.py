@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbem import clock, conversation
+from pbem import clock
 from pbem.bots import is_bot
-from pbem.commands import player_for
 from pbem.competition.rated import split_rated
 from pbem.config import Config
 from pbem.engines.base import Engine, OptionError
-from pbem.mail import notify
-from pbem.mail.outbox import deliver_due
-from pbem.mail.pipeline import receive
+from pbem.intake.pipeline import receive
 from pbem.play import Table, create_game
+from pbem.players import player_for
+from pbem.policy import conversation, letters
+from pbem.policy.delivery import deliver_due
 from pbem.store import Address, Game, Player, Request, Seat, transaction
 from pbem.store.models import Annotator, Ban, Vacation
 from pbem.timekeeping import controls, ledger
@@ -145,7 +145,7 @@ def _table(game_id: int, statuses: tuple[str, ...], verb: str) -> Table:
 
 
 def _announce_end(config: Config, table: Table, note: str) -> None:
-    """Every seat's mail about the end (pbem.conversation), with `note` in it."""
+    """Every seat's mail about the end (pbem.policy.conversation), with `note` in it."""
     table.notices.append(conversation.Notice(lambda seat: note))
     conversation.after_write(config, table)
 
@@ -227,10 +227,7 @@ def merge_players(config: Config, address: str, into: str) -> Player:
         games = sorted({seat.game_id for seat in Seat.select().where(Seat.player == kept)
                         if seat.game.status in ("running", "inviting")})
         if games:
-            notify.note(config, (kept.name, kept.email), "[pbem] your games moved", [
-                f"The administrator moved your games from {address.strip().lower()} to "
-                f"this address: {', '.join(f'#{n}' for n in games)}. Reply to their mails "
-                f"from here; mail from the old address is no longer taken as yours."])
+            letters.games_moved(config, kept, address.strip().lower(), games)
     return kept
 
 

@@ -1,7 +1,7 @@
 """Bots at the table: their player rows, and the scheduler job that moves for them.
 
 A bot is a player whose address is `bot:easy|normal|hard` (pbem.bots): one row per
-level, confirmed, named "Bot (hard)", never mailed (pbem.conversation skips it) and
+level, confirmed, named "Bot (hard)", never mailed (pbem.policy.conversation skips it) and
 never invited. The job `move_bots` finds running games that wait for a bot seat and
 plays the bot's decision through `pbem.play.Table`, like a player's mail:
 
@@ -18,28 +18,24 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Callable
 
 from peewee import fn
 
 from pbem import bots, clock
 from pbem.config import Config
 from pbem.play import Table
+from pbem.policy import conversation
 from pbem.store import Game, Player, Seat, transaction
 from pbem.store.models import Clock
 
 log = logging.getLogger(__name__)
 CLAIM = dt.timedelta(minutes=2)  # far longer than a hard decision takes
+#: What runs a game's held commands after a move (pbem.commands.lines.resume_held):
+#: handed in by the layer that owns the commands, which this module must not import.
+Resume = Callable[[Config, Table, dict], None]
 SOURCE = "bot"  # a move's source in the log, as `cli` or a Message-ID
 MAX_MOVES = 200  # per run: bots playing each other go on at the next run
-
-
-def bot_player(level: str) -> Player:
-    """The player row of the bot of `level`, created on first use."""
-    address = bots.bot_address(level)
-    player = Player.get_or_none(Player.email == address)
-    if player is None:
-        player = Player.create(email=address, name=bots.bot_name(level), confirmed=True)
-    return player
 
 
 def level_of(seat: Seat) -> str | None:
@@ -70,19 +66,21 @@ def candidate_games(limit: int = 500, now: dt.datetime | None = None) -> list[in
     return [row.game_id for row in rows]
 
 
-def move_bots(config: Config, now: dt.datetime | None = None) -> int:
-    """Play every bot move due now; returns how many were played."""
+def move_bots(config: Config, now: dt.datetime | None = None, resume: Resume | None = None) -> int:
+    """Play every bot move due now; returns how many were played. `resume` runs the
+    lines the bot's move frees (held commands: pbem.commands.server_moves)."""
     played = 0
     for game_id in candidate_games(now=now):
         while played < MAX_MOVES:
-            moved = move_once(config, game_id, now)
+            moved = move_once(config, game_id, now, resume)
             if not moved:
                 break
             played += moved
     return played
 
 
-def move_once(config: Config, game_id: int, now: dt.datetime | None = None) -> int:
+def move_once(config: Config, game_id: int, now: dt.datetime | None = None,
+              resume: Resume | None = None) -> int:
     """The next waiting bot move of one game, if any and if no one else has it: 1 or 0."""
     table = Table.load(game_id, lock=False)
     waiting = waiting_bots(table)
@@ -95,7 +93,8 @@ def move_once(config: Config, game_id: int, now: dt.datetime | None = None) -> i
     try:
         text = decide_text(table, seat.number)
         with transaction():
-            return play_if_current(config, game_id, seat.number, table.game.plies, text)
+            return play_if_current(config, game_id, seat.number, table.game.plies, text,
+                                   resume)
     except Exception:  # the claim is released; a later run tries again
         log.exception("the bot of game %s seat %s could not move", game_id, seat.number)
         return 0
@@ -122,15 +121,15 @@ def decide_text(table: Table, seat: int, level: str | None = None) -> str:
     return table.engine.notation(table.state, seat, decision)
 
 
-def play_if_current(config: Config, game_id: int, seat: int, plies: int, text: str) -> int:
+def play_if_current(config: Config, game_id: int, seat: int, plies: int, text: str,
+                    resume: Resume | None = None) -> int:
     """Play `text` for the bot if the game is still where the search began."""
-    from pbem import conversation  # the policy reads the clocks and mail: import late
-    from pbem.commands import resume_held
     table = Table.load(game_id)
     if table.game.plies != plies or seat not in table.to_act:
         return 0  # a move came in meanwhile: the next run searches again
     table.play(seat, text, source=SOURCE)
     reports: dict = {}
-    resume_held(config, table, reports)  # a human's commands held for the bot's answer
+    if resume is not None:  # a human's commands held for the bot's answer
+        resume(config, table, reports)
     conversation.after_write(config, table, reports)
     return 1

@@ -35,13 +35,12 @@ import sys
 from notation.record import RecordSyntaxError, format_record, parse_records
 from pbem import __version__
 from pbem.bots import NotABot, is_bot
+from pbem.competition.command import add_commands as competition_commands  # light too
 from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, replay_variation, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
-from pbem.competition.command import add_commands as competition_commands  # light too
-
 
 EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
 EX_SIGPIPE = 128 + 13  # what a shell reports for a writer whose reader went away
@@ -370,7 +369,7 @@ def _status(args) -> int:
 def _admin(args) -> int:
     from pbem import admin, forget
     from pbem.config import Config
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     from pbem.status import missing_sqlite_file
     missing = missing_sqlite_file(Config.from_environment(make_secret=False).database_url)
     if missing:  # the wrong directory or settings: do not start an empty database
@@ -432,7 +431,7 @@ def _backup(args) -> int:
 
 def _new(args) -> int:
     from pbem.admin import start_game
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     try:
         engine = get_engine(args.game)
         options = dict(_option_pair(text) for text in args.option)
@@ -473,8 +472,9 @@ def _arena(args) -> int:
 
 def _ingest(args) -> int:
     from peewee import OperationalError
+
     from pbem.admin import ingest
-    from pbem.mail.pipeline import TemporaryFailure
+    from pbem.intake.pipeline import TemporaryFailure
     raw = sys.stdin.buffer.read()
     try:
         outcome = ingest(_server_config(), raw)
@@ -491,7 +491,8 @@ def _export(args) -> int:
 
 
 def _deliver(args) -> int:
-    from pbem.mail.outbox import deliver_due, pending
+    from pbem.mail.outbox import pending
+    from pbem.policy.delivery import deliver_due
     config = _server_config()
     sent = deliver_due(config)
     print(f"sent {sent}; {pending()} waiting")

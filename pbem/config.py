@@ -54,7 +54,7 @@ class Config:
     imap_folder: str = "INBOX"                   # PBEM_IMAP_FOLDER: where pbem's mail lands
     imap_ssl: bool = True                        # PBEM_IMAP_SSL: IMAP over TLS (port 993)
     imap_interval: int = 60                      # PBEM_IMAP_INTERVAL: seconds between polls
-    # Hostile mail (pbem.mail.limits, pbem.mail.retention): mail to addresses that never
+    # Hostile mail (pbem.policy.limits, pbem.intake.retention): mail to addresses that never
     # confirmed, error replies, and how long raw mail is kept.
     invitations_per_day: int = 20                # PBEM_INVITATIONS_PER_DAY: per inviter
     invitations_total_per_day: int = 200         # PBEM_INVITATIONS_TOTAL_PER_DAY

@@ -60,7 +60,7 @@ def _time(record: logging.LogRecord) -> str:
 
 
 class KeyValueFormatter(logging.Formatter):
-    """`time=… level=INFO logger=pbem.mail.pipeline game=3 message_id=<…> msg="…"`."""
+    """`time=… level=INFO logger=pbem.intake.pipeline game=3 message_id=<…> msg="…"`."""
 
     def format(self, record: logging.LogRecord) -> str:
         pairs = [("time", _time(record)), ("level", record.levelname),

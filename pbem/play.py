@@ -17,8 +17,8 @@ from fractions import Fraction
 from pbem.competition import rated
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
-from pbem.engines.game import Game as GameRecord
 from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
+from pbem.engines.game import Game as GameRecord
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
@@ -93,12 +93,12 @@ class Table:
         self.game, self.engine, self.state, self.seats = game, engine, state, seats
         self.happenings: list[Happening] = []
         self.status_before = game.status  # a start or an end is news for everyone
-        # Whom the game waited for when this write began (pbem.conversation: whose wait
+        # Whom the game waited for when this write began (pbem.policy.conversation: whose wait
         # begins with it); what the players said and what they are to be told meanwhile.
         self.waiting_before = (engine.to_act(state) if game.status == "running"
                                else frozenset())
         self.said: list[int] = []  # seats that `say` something
-        self.notices: list = []  # pbem.conversation.Notice
+        self.notices: list = []  # pbem.policy.conversation.Notice
         self.clocked = 0  # happenings the clocks have accounted for (ledger.settle)
         # (control or None, {seat: Clock}) as ledger.settle left them: this write's mails
         # show the clock from these instead of reading the rows again for every mail.

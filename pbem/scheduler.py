@@ -3,9 +3,9 @@
 Deliver the outbox, every 30 seconds for retries, and at once whenever new mail was
 queued (`kick_delivery`), so players never wait long for an answer. Every few minutes,
 and at start (a day missed while the server was down is caught up), queue the daily
-digests that are due (pbem.digest); every hour, expire old confirmation requests and
-prune the raw mail and delivered outbox rows past their retention (pbem.mail.retention); with
-PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.mail.imap); every
+digests that are due (pbem.policy.digest); every hour, expire old confirmation requests and
+prune the raw mail and delivered outbox rows past their retention (pbem.intake.retention); with
+PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.intake.imap); every
 minute, send the reminders and act on the timeouts and vacations' ends that are due
 (pbem.timekeeping.deadlines); every 5 seconds, and at once after mail came in
 (`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns); every
@@ -22,15 +22,14 @@ import threading
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.bot_turns import move_bots
+from pbem.commands.server_moves import move_bots, run_due
 from pbem.competition.jobs import run_competition
 from pbem.config import Config
-from pbem.digest import send_digests
-from pbem.mail.confirmations import expire_confirmations
-from pbem.mail.imap import imap_configured, poll_mailbox
-from pbem.mail.outbox import deliver_due
-from pbem.mail.retention import prune
-from pbem.timekeeping.deadlines import run_due
+from pbem.intake.confirmations import expire_confirmations
+from pbem.intake.imap import imap_configured, poll_mailbox
+from pbem.intake.retention import prune
+from pbem.policy.delivery import deliver_due
+from pbem.policy.digest import send_digests
 
 log = logging.getLogger(__name__)
 DELIVERY_JOB = "deliver-outbox"

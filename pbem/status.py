@@ -13,20 +13,16 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict, dataclass
-
-from peewee import DatabaseError, InterfaceError, fn
-
 from pathlib import Path
 from urllib.parse import quote
 
-from peewee import SqliteDatabase
+from peewee import DatabaseError, InterfaceError, SqliteDatabase, fn
 
 from pbem.config import Config, secret_path
-from pbem.mail import refusals
+from pbem.intake import refusals
 from pbem.store import Game, Inbound, Outbox, open_database
 from pbem.store.database import MIGRATIONS, sqlite_path
 from pbem.store.models import database, utcnow
-
 
 GIVEN_UP_DAYS = 7  # mail given up on shows in the status this long
 
@@ -74,8 +70,8 @@ def check() -> Status:
 
 
 def _unconfirmed(now: dt.datetime) -> dict[str, int]:
-    """Mail to addresses that never confirmed (pbem.mail.limits): the cannon's gauge."""
-    from pbem.mail.limits import CAP_REACHED, unconfirmed_mail_last_hour
+    """Mail to addresses that never confirmed (pbem.policy.limits): the cannon's gauge."""
+    from pbem.policy.limits import CAP_REACHED, unconfirmed_mail_last_hour
     capped = Inbound.select().where((Inbound.received >= now - dt.timedelta(days=1))
                                     & (Inbound.outcome == CAP_REACHED)).count()
     return {"unconfirmed_mail_last_hour": unconfirmed_mail_last_hour(now),

@@ -14,8 +14,8 @@ import signal
 import threading
 
 from pbem.config import Config
+from pbem.intake.listener import start_listener
 from pbem.logs import install_logging
-from pbem.mail.listener import start_listener
 from pbem.scheduler import Scheduler
 from pbem.status import without_password
 from pbem.store import open_database

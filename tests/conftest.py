@@ -51,8 +51,8 @@ def sink():
 @pytest.fixture
 def mail_server(config, sink):
     """The server's listener on loopback, relaying through the sink; yields its config."""
-    from pbem.mail.listener import start_listener
-    from pbem.mail.outbox import deliver_due
+    from pbem.intake.listener import start_listener
+    from pbem.policy.delivery import deliver_due
     config = replace(config, smtp_relay=sink.address,
                      smtp_listen=f"127.0.0.1:{free_port()}")
     listener = start_listener(config, config.smtp_listen,
@@ -65,8 +65,8 @@ def mail_server(config, sink):
 def server_with(mail_server, sink):
     """A second listener of the same server with some settings changed:
     `config, person = server_with(rate_limit=3)`; `person('alice')` writes to it."""
-    from pbem.mail.listener import start_listener
-    from pbem.mail.outbox import deliver_due
+    from pbem.intake.listener import start_listener
+    from pbem.policy.delivery import deliver_due
     listeners = []
 
     def start(**changes):
@@ -95,7 +95,7 @@ def onyx(mail_server, players):
     """A running Onyx game between alice (Black) and bob (White), both mailed."""
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     alice, bob = players("alice", "bob")
     game_id = start_game(mail_server, ENGINES["onyx"], {}, [alice.address, bob.address])
     deliver_due(mail_server)
@@ -133,7 +133,7 @@ def onyx_3d(mail_server, players, frozen_time):
     """Onyx, 3 days per move, started Mon 30 Nov 2026 10:00 UTC; alice is to move."""
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     alice, bob = players("alice", "bob")
     game_id = start_game(mail_server, ENGINES["onyx"], {"time": "3d"},
                          [alice.address, bob.address])

@@ -7,7 +7,7 @@ C5*, captures C4 and D5).
 
 import random
 
-from pbem.commands import player_for
+from pbem.players import player_for
 from pbem.engines import ENGINES
 from pbem.play import Table, create_game
 from pbem.store import Comment, transaction

@@ -19,7 +19,7 @@ from pbem.admin import (AdminError, adjudicate_game, ban, cancel_game, merge_pla
 from pbem.engines import ENGINES
 from pbem.export.record import record_text
 from pbem.forget import FORMER_PLAYER, forget_player
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.play import Table
 from pbem.store import Game, Inbound, Move, Outbox, Player, Seat
 from pbem.store.models import Clock

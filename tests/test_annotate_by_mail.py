@@ -12,7 +12,7 @@ import pytest
 from mailtest import body
 from pbem.admin import add_annotator, start_game
 from pbem.engines import ENGINES
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store.models import Annotation
 from pbem.web import create_app
 

@@ -9,12 +9,12 @@ write path, not the strength (bench/bots.py measures that).
 from mailtest import body
 from pbem import bot_turns
 from pbem.admin import start_game
-from pbem.bot_turns import move_bots
+from pbem.commands.server_moves import move_bots
 from pbem.engines import ENGINES
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store import transaction
 from pbem.store.models import Game, Move, Outbox, Player, Seat
-from pbem.timekeeping.deadlines import run_due
+from pbem.commands.server_moves import run_due
 
 
 def moves_of(game_id):

@@ -13,10 +13,10 @@ from pbem.admin import start_game
 from pbem.cli import main
 from pbem.engines import ENGINES
 from pbem.engines.base import OptionError
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store.models import Clock, Game, TimeControl
 from pbem.timekeeping import controls
-from pbem.timekeeping.deadlines import run_due
+from pbem.commands.server_moves import run_due
 from pbem.timekeeping.display import clock_summary
 from pbem.timekeeping.ledger import waiting_on
 from webgames import play, start

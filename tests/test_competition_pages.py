@@ -61,8 +61,9 @@ def test_the_history_picture_is_drawn_from_the_numbers():
 
 
 def test_a_tournament_page_and_the_seeks_page(client, config):
-    from pbem.commands.speaker import Speaker, player_for
-    from pbem.competition import seeks, tournaments
+    from pbem.commands.speaker import Speaker
+    from pbem.players import player_for
+    from pbem.commands import seeks, tournaments
     from pbem.store import transaction
     with transaction():
         ann = player_for("ann@example.org")

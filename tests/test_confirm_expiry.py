@@ -8,7 +8,7 @@ request's own creation time, so nothing waits.
 import datetime as dt
 
 from mailtest import body
-from pbem.mail.confirmations import expire_confirmations
+from pbem.intake.confirmations import expire_confirmations
 from pbem.store import Inbound, Player, Request
 
 

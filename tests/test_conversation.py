@@ -12,11 +12,11 @@ import pytest
 from conversation import check_told_once, news_lines
 from mailtest import body
 from pbem.admin import start_game
-from pbem.conversation import waits_in_log
-from pbem.digest import send_digests
+from pbem.policy.conversation import waits_in_log
+from pbem.policy.digest import send_digests
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.store import Game, Move, Player, Seat

@@ -130,7 +130,7 @@ def test_the_readme_lists_the_commands_as_the_table_does():
 def test_mails_name_the_players_beside_their_seats(mail_server, players):
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     ann, ben, cat = players("ann", "ben", "cat")
     start_game(mail_server, ENGINES["onix"], {}, [ann.address, ben.address, cat.address])
     start_game(mail_server, ENGINES["baronoxx"], {}, [ann.address, ben.address, cat.address])
@@ -145,7 +145,7 @@ def test_mails_name_the_players_beside_their_seats(mail_server, players):
 def test_the_end_of_a_game_names_the_players_in_the_engines_words():
     from types import SimpleNamespace
     from pbem.engines import ENGINES
-    from pbem.mail.notify import with_names
+    from pbem.mail.words import with_names
     table = SimpleNamespace(names=["ann", "ben", "cat"], engine=ENGINES["baronoxx"],
                             state=None)
     assert (with_names(table, "the lowest score: #1 32, #2 28, #3 40")

@@ -11,9 +11,9 @@ from dataclasses import replace
 from databases import at_once
 from mailtest import body, html
 from pbem.admin import start_game
-from pbem.digest import send_digests
+from pbem.policy.digest import send_digests
 from pbem.engines import ENGINES
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.scheduler import DIGEST_JOB, Scheduler
 from pbem.store import Move, Player
 

@@ -94,7 +94,7 @@ def test_a_mail_with_thousands_of_header_fields_is_refused_unread(mail_server, s
 def test_the_look_at_the_bytes_reads_long_lines_once():
     """Lines just under the limit pass, one over it does not (and neither costs a scan
     of the line from each of its bytes, as an unanchored pattern would)."""
-    from pbem.mail.prescan import LINE_BYTES, structure_refusal
+    from pbem.intake.prescan import LINE_BYTES, structure_refusal
     head = b"From: a@example.org\r\nTo: pbem@pbem.test\r\n\r\n"
     assert structure_refusal(head + (b"x" * (LINE_BYTES - 1) + b"\n") * 5) is None
     assert structure_refusal(head + b"x" * (LINE_BYTES + 1)) == (
@@ -256,7 +256,7 @@ def test_a_from_of_nested_parentheses_is_stored_and_answered_250(mail_server, si
 
 
 def test_any_exception_reading_a_mail_is_recorded_with_the_raw_bytes(config, monkeypatch):
-    from pbem.mail import pipeline
+    from pbem.intake import pipeline
 
     def broken(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")
@@ -280,8 +280,8 @@ def test_pbem_ingest_of_a_crafted_from_exits_0(config, monkeypatch, capsys, tmp_
 # -- 6. retention -------------------------------------------------------------------------
 
 def test_raw_mail_is_kept_by_who_sent_it_and_the_prune_job_empties_it(mail_server, players):
-    from pbem.mail.confirmations import expire_confirmations
-    from pbem.mail.retention import prune
+    from pbem.intake.confirmations import expire_confirmations
+    from pbem.intake.retention import prune
     alice, mallory = players("alice", "mallory")
     confirmed(alice)
     played = alice.write("games")
@@ -313,7 +313,7 @@ def test_the_scheduler_prunes_every_hour(config):
 def test_unreadable_mail_is_kept_briefly_and_given_up_mail_is_pruned(config):
     """A mail too broken to read has no known sender (a stranger's: a short stay), and a
     mail the relay refused for good goes like a delivered one."""
-    from pbem.mail.retention import kept_until, prune
+    from pbem.intake.retention import kept_until, prune
     now = utcnow()
     assert kept_until(config, now, "failed: unreadable (RecursionError)") == \
         now + dt.timedelta(days=config.keep_unanswered_days)

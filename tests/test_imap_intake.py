@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from mailservers import PASSWORD, Dovecot, scratch_directory
-from pbem.mail.imap import poll_mailbox
-from pbem.mail.outbox import deliver_due
+from pbem.intake.imap import poll_mailbox
+from pbem.policy.delivery import deliver_due
 from pbem.scheduler import IMAP_JOB, Scheduler
 from pbem.store import Inbound, Move
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.inbound import parse_mail, reply_text, robot_reason
+from pbem.intake.inbound import parse_mail, reply_text, robot_reason
 
 SAMPLES = Path(__file__).parent / "mail"
 
@@ -126,7 +126,7 @@ def test_the_librarys_patterns_are_built_once_and_read_as_its_own():
     builds its own splits every sample the same way."""
     import mailparser_reply
 
-    from pbem.mail.inbound import REPLY_LANGUAGES, _reply_patterns, body_text
+    from pbem.intake.inbound import REPLY_LANGUAGES, _reply_patterns, body_text
     assert set(_reply_patterns()) == {"_header_regex", "_signature_regex", "_disclaimers_regex"}
     texts = [body_text(sample(path.name)) for path in sorted(SAMPLES.glob("*.eml"))]
     assert len(texts) >= 10
@@ -362,19 +362,19 @@ def test_thousands_of_nested_html_lists_are_read_as_text_not_indented():
     raw = ("From: a@example.org\nTo: pbem@example.org\nSubject: Re: x\n"
            "Content-Type: text/html; charset=utf-8\n\n<p>e5</p>"
            + "<ul><li>" * 4000 + "\n").encode()
-    from pbem.mail.inbound import body_text
+    from pbem.intake.inbound import body_text
     assert len(body_text(parse_mail(raw))) < 50_000
     assert reply_text(parse_mail(raw)).splitlines()[0] == "e5"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.eml")))
 def test_headers_kept_once_parsed_read_as_the_default_policy_reads_them(name):
-    """pbem.mail.inbound parses a short header once and keeps it: the text found must be
+    """pbem.intake.inbound parses a short header once and keeps it: the text found must be
     what email.policy.default finds, mail after mail (twice, so the second is kept)."""
     import email
     import email.policy
 
-    from pbem.mail.inbound import body_text
+    from pbem.intake.inbound import body_text
     raw = (SAMPLES / name).read_bytes()
     default = email.message_from_bytes(raw, policy=email.policy.default)
     part = default.get_body(preferencelist=("plain", "html"))

@@ -17,8 +17,8 @@ from dataclasses import replace
 import pytest
 
 from mailtest import body, free_port, poll
-from pbem.mail.listener import start_listener
-from pbem.mail.outbox import deliver_due
+from pbem.intake.listener import start_listener
+from pbem.policy.delivery import deliver_due
 from pbem.store import Inbound, Move
 
 

@@ -13,8 +13,8 @@ import pytest
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.logs import MailContext, install_logging
-from pbem.mail.outbox import deliver_due
-from pbem.mail.pipeline import receive
+from pbem.policy.delivery import deliver_due
+from pbem.intake.pipeline import receive
 from pbem.mail.tokens import reply_address, seat_token
 
 
@@ -50,7 +50,7 @@ def test_lines_about_a_mail_name_its_message_id_and_game(config, game, caplog):
     with caplog.at_level(logging.INFO):
         assert receive(config, move(config, game)) == "done: 1 line(s)"
         assert deliver_due(config) == 1  # the news to bob, whose turn it is
-    incoming = [r for r in caplog.records if r.name == "pbem.mail.pipeline"]
+    incoming = [r for r in caplog.records if r.name == "pbem.intake.pipeline"]
     assert [r.getMessage() for r in incoming] == ["mail from alice@example.org: done: 1 line(s)"]
     assert (incoming[0].message_id, incoming[0].game) == ("<log-1@example.org>", game)
     outgoing = [r for r in caplog.records if r.name == "pbem.mail.outbox"]
@@ -72,7 +72,7 @@ def test_text_logs_are_key_value_pairs(config, game, root_logger):
     install_logging(config, stream=stream)
     receive(config, move(config, game))
     line = next(line for line in stream.getvalue().splitlines() if "mail from" in line)
-    assert " level=INFO logger=pbem.mail.pipeline " in line
+    assert " level=INFO logger=pbem.intake.pipeline " in line
     assert f" game={game} message_id=<log-1@example.org> " in line
     assert line.endswith(' msg="mail from alice@example.org: done: 1 line(s)"')
 
@@ -84,7 +84,7 @@ def test_json_logs_are_one_object_a_line(config, game, root_logger):
     entries = [json.loads(line) for line in stream.getvalue().splitlines()]
     entry = next(e for e in entries if e["msg"].startswith("mail from"))
     assert entry["game"] == game and entry["message_id"] == "<log-1@example.org>"
-    assert (entry["level"], entry["logger"]) == ("INFO", "pbem.mail.pipeline")
+    assert (entry["level"], entry["logger"]) == ("INFO", "pbem.intake.pipeline")
 
 
 def test_an_unknown_log_format_is_refused_with_the_choices(config, root_logger):

@@ -24,9 +24,9 @@ from mailtest import body, free_port
 from pbem import cli
 from pbem.admin import start_game
 from pbem.engines import ENGINES
-from pbem.mail import notify
-from pbem.mail.listener import start_listener
-from pbem.mail.outbox import deliver_due
+from pbem.mail import letters
+from pbem.intake.listener import start_listener
+from pbem.policy.delivery import deliver_due
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox, Seat
 from pbem.store.models import utcnow
@@ -164,12 +164,12 @@ def test_a_crash_mid_move_keeps_nothing_and_a_redelivery_plays_it(onyx, monkeypa
     game_id, alice, bob = onyx
     before = Game.get_by_id(game_id)
     mails_before = Outbox.select().count()
-    real_queue, queued = notify.queue, []
+    real_queue, queued = letters.queue, []
 
     def queue_then_crash(message, recipient, game=None):
         queued.append(real_queue(message, recipient, game))  # in the outbox table, then
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr(notify, "queue", queue_then_crash)
+    monkeypatch.setattr(letters, "queue", queue_then_crash)
 
     sent = alice.reply("F6")
     assert queued  # the crash came after the move and one mail were written

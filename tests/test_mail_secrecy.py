@@ -17,7 +17,7 @@ from mailtest import body
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.play import Table
 from pbem.store import Game, Move
 

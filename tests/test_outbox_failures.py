@@ -18,7 +18,8 @@ import pytest
 
 from databases import only_on
 from mailtest import Sink, body, poll
-from pbem.mail.outbox import ASSUMED_SENT, deliver_due, queue
+from pbem.mail.outbox import ASSUMED_SENT, queue
+from pbem.policy.delivery import deliver_due
 from pbem.status import check, describe
 from pbem.store import Move, Outbox
 from pbem.store.models import utcnow
@@ -138,7 +139,7 @@ class HoldingRelay(Sink):
 
 DELIVERER = """\
 from pbem.config import Config
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store import open_database
 config = Config.from_environment()
 open_database(config.database_url)
@@ -193,7 +194,7 @@ def test_the_deliverer_status_and_pruning_read_the_waiting_mail_not_all_kept(con
     """Every statement that delivers, counts or prunes the outbox reads through an index
     of the rows it is about (0018): the unsent, or the sent and the failed by date; none
     scans every mail kept, and none uses an index of all of them."""
-    from pbem.mail.retention import prune
+    from pbem.intake.retention import prune
     from pbem.store import database
     message = EmailMessage()
     message["To"] = "bob@example.org"

@@ -11,7 +11,8 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.config import Config
-from pbem.mail.outbox import deliver_due, queue
+from pbem.mail.outbox import queue
+from pbem.policy.delivery import deliver_due
 from pbem.mail.relay import Relay, RelayUnavailable, security
 from pbem.store import Outbox
 from tlsrelay import PASSWORD, USER, Certificates, SubmissionServer

@@ -13,8 +13,8 @@ import pytest
 
 from pbem.admin import start_game
 from pbem.engines import ENGINES
-from pbem.mail.pipeline import receive
-from pbem.mail.refusals import RECENT, recent
+from pbem.intake.pipeline import receive
+from pbem.intake.refusals import RECENT, recent
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.status import check, describe
 from pbem.store import Outbox
@@ -82,7 +82,7 @@ def test_counts_leave_the_last_day_after_a_day(game, frozen_time):
 
 def test_a_warning_when_all_recent_mail_is_refused(game, caplog):
     config, game_id, to = game
-    with caplog.at_level(logging.WARNING, logger="pbem.mail.refusals"):
+    with caplog.at_level(logging.WARNING, logger="pbem.intake.refusals"):
         for number in range(1, RECENT):
             receive(config, mail(to, "alice@example.org", "", number))
         assert "were all refused" not in caplog.text  # nine of ten: not yet

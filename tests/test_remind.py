@@ -7,7 +7,7 @@ player's own game mail: their view, their reply address; a 6 nimmt! hand stays t
 from mailtest import body
 from pbem.admin import start_game
 from pbem.engines import ENGINES
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store import Move
 
 REMINDER = "You asked for a reminder: this game is waiting for you."

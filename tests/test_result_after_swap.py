@@ -80,7 +80,7 @@ def test_the_print_page_credits_ann(client, swapped):
 def test_the_end_mail_tells_each_player_their_own_result(players, mail_server):
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     ann, ben = players("ann", "ben")
     start_game(mail_server, ENGINES["onyx"], {"board": "6", "setup": "open"},
                [ann.address, ben.address])

@@ -4,7 +4,7 @@ starts), limited to a rating range, withdrawn, expired."""
 from mailtest import body
 
 from pbem.competition.jobs import run_competition
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Seat
 from pbem.store.models import Rating, Seek
 

@@ -18,8 +18,8 @@ from databases import at_once
 from mailtest import body
 from pbem.admin import start_game
 from pbem.engines import ENGINES
-from pbem.mail import pipeline
-from pbem.mail.outbox import deliver_due
+from pbem.intake import pipeline
+from pbem.policy.delivery import deliver_due
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox
 

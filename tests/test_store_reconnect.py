@@ -11,7 +11,7 @@ import psycopg
 from databases import only_on
 from pbem.admin import start_game
 from pbem.engines import ENGINES
-from pbem.mail.pipeline import receive
+from pbem.intake.pipeline import receive
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.store import Move
 from pbem.store.models import database

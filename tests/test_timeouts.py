@@ -14,13 +14,13 @@ from notation.record import format_record
 from pbem.admin import start_game
 from pbem.cli import main
 from pbem.engines import ENGINES
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.play import Table
 from pbem.scheduler import Scheduler
 from pbem.store import open_database, transaction
 from pbem.store.models import Clock, Comment, Game, Move, Outbox, database
 from pbem.timekeeping import deadlines
-from pbem.timekeeping.deadlines import run_due
+from pbem.commands.server_moves import run_due
 
 
 def tick(config):

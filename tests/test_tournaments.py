@@ -6,7 +6,7 @@ from fractions import Fraction as F
 from mailtest import body
 
 from pbem.competition import rounds
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store import Game
 from pbem.store.models import Entrant, Pairing, Rating, Tournament
 

@@ -4,10 +4,10 @@ organiser's date, and a player who lets the clock run out without a move, withdr
 from mailtest import body
 
 from pbem.competition import rounds
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Player
 from pbem.store.models import Entrant, Pairing, Tournament
-from pbem.timekeeping.deadlines import run_due
+from pbem.commands.server_moves import run_due
 
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
 
@@ -69,8 +69,9 @@ def test_a_swiss_of_five_on_a_date_with_byes_and_a_no_show(mail_server, players,
 
 def test_a_many_player_swiss_seats_tables_by_score(config):
     from pbem.admin import adjudicate_game
-    from pbem.commands.speaker import Speaker, player_for
-    from pbem.competition.tournaments import answer_invitation, new_tournament
+    from pbem.commands.speaker import Speaker
+    from pbem.players import player_for
+    from pbem.commands.tournaments import answer_invitation, new_tournament
     from pbem.store import Request, transaction
     addresses = [f"{name}@example.org" for name in NAMES + ["fay"]]
     with transaction():
@@ -97,8 +98,9 @@ def test_a_many_player_swiss_seats_tables_by_score(config):
 
 def _invited(config, line):
     """The organiser (ann, confirmed) writes `line`; returns the invitations' requests."""
-    from pbem.commands.speaker import Speaker, player_for
-    from pbem.competition.tournaments import new_tournament
+    from pbem.commands.speaker import Speaker
+    from pbem.players import player_for
+    from pbem.commands.tournaments import new_tournament
     from pbem.store import Request
     ann = player_for("ann@example.org")
     ann.confirmed = True
@@ -110,7 +112,7 @@ def _invited(config, line):
 
 def test_a_decline_leaves_the_others_to_play_and_too_few_cancel(config):
     from pbem.commands.speaker import Speaker
-    from pbem.competition.tournaments import answer_invitation
+    from pbem.commands.tournaments import answer_invitation
     from pbem.store import transaction
     with transaction():
         answer, (ben, cat, dan) = _invited(

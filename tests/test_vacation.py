@@ -6,9 +6,9 @@ told, the clock starts again where it stood when the vacation ends (by itself or
 import pytest
 
 from mailtest import body
-from pbem.mail.outbox import deliver_due
+from pbem.policy.delivery import deliver_due
 from pbem.store.models import Game, Vacation
-from pbem.timekeeping.deadlines import run_due
+from pbem.commands.server_moves import run_due
 from pbem.timekeeping.ledger import waiting_on
 
 

@@ -124,7 +124,7 @@ def test_a_number_too_large_for_the_database_is_not_found(client, path):
 
 
 def test_an_invitation_has_nothing_to_export(client):
-    from pbem.commands import player_for
+    from pbem.players import player_for
     from pbem.engines import ENGINES
     from pbem.play import create_game
     alice, bob = player_for("alice@example.org"), player_for("bob@example.org")

@@ -51,7 +51,7 @@ def test_following_is_refused_with_a_reason(onyx, players):
 def test_a_spectator_of_a_card_game_sees_no_hand(mail_server, players):
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     from pbem.play import Table
     alice, bob, carol = players("alice", "bob", "carol")
     game_id = start_game(mail_server, ENGINES["baronoxx"], {}, [alice.address, bob.address],
@@ -86,7 +86,7 @@ def test_an_invitation_can_be_accepted_on_the_seats_page(mail_server, players):
     """The invitation itself is a plain note to an address that has not confirmed (no
     link); once the player has a seat's link, the page answers it as a reply would."""
     import re
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     from pbem.mail.tokens import play_token
     from pbem.store import Game
     from pbem.web import create_app

@@ -86,9 +86,9 @@ def test_search_by_name_game_number_and_address(config, client, onyx_game):
 def test_index_pages_keep_the_filters(config, client):
     from pbem.engines import ENGINES
     from pbem.play import create_game
-    from pbem.commands import player_for
+    from pbem.players import player_for
     from pbem.store import transaction
-    from pbem.web.search import PAGE_SIZE
+    from pbem.export.search import PAGE_SIZE
     with transaction():
         alice, bob = player_for(address("alice")), player_for(address("bob"))
         ids = [create_game(ENGINES["onyx"], {}, [alice, bob], alice, accepted=False).id
@@ -151,7 +151,7 @@ def test_a_deep_index_page_finds_its_games_in_an_index_not_in_the_rows(config, a
     """OFFSET steps over every earlier match: over index entries, not over game rows
     that each hold a snapshot (migration 0006)."""
     from pbem.store import Game, database
-    from pbem.web.search import GameFilters, find_games
+    from pbem.export.search import GameFilters, find_games
     ids = find_games(GameFilters.from_args(args), Game.id).offset(5000).limit(51)
     sql, params = ids.sql()
     plan = [row[3] for row in database.obj.execute_sql("EXPLAIN QUERY PLAN " + sql, params)]
@@ -294,7 +294,7 @@ def test_not_found_pages_say_what_is_missing(client, onyx_game):
 def test_an_invitation_shows_who_is_still_to_accept(config, client):
     from pbem.engines import ENGINES
     from pbem.play import create_game
-    from pbem.commands import player_for
+    from pbem.players import player_for
     from pbem.store import transaction
     with transaction():
         alice, bob = player_for(address("alice")), player_for(address("bob"))

@@ -49,7 +49,7 @@ def read_and_play(client, url: str, text: str):
 def test_the_page_shows_the_seat_and_the_news_its_next_mail_will_carry(config, client):
     """A visit only looks: a link scanner fetching the page (twice) takes nothing out of
     the player's next mail."""
-    from pbem.conversation import send
+    from pbem.policy.conversation import send
     from pbem.play import Table
     from pbem.store import Outbox, Seat, transaction
     from mailtest import body
@@ -234,7 +234,7 @@ def test_the_game_mail_links_the_seat_page_unless_web_is_off(config):
     assert link(config, game_id, 1) not in text  # only one's own
     Player.update(web=False).where(Player.email == f"bob@{DOMAIN}").execute()
     play(game_id, (0, "F6"))
-    from pbem import conversation
+    from pbem.policy import conversation
     from pbem.play import Table
     from pbem.store import transaction
     with transaction():

@@ -87,7 +87,7 @@ def test_a_whole_game_half_by_page_half_by_mail(mail_server, players, engine_id,
     from notation.record import format_record
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.outbox import deliver_due
+    from pbem.policy.delivery import deliver_due
     from pbem.play import Table
     from pbem.store import Move
     from pbem.web import create_app

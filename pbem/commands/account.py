@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-from pbem import digest, remind
-from pbem.commands.speaker import ADDRESS, Refused, Speaker, clean_name, owner_of
-from pbem.mail import notify
-from pbem.mail.limits import unconfirmed_cap_reached
-from pbem.mail.tokens import confirm_token, reply_address
+from pbem.commands.speaker import ADDRESS, Refused, Speaker
+from pbem.mail.words import status
 from pbem.play import Table
+from pbem.players import clean_name, owner_of
+from pbem.policy import digest, invitations, remind
 from pbem.store import Address, Game, Player, Request, Seat
 from pbem.timekeeping import vacations
 
@@ -27,7 +26,7 @@ def games_text(player: Player) -> str:
     for seat in seats:
         table = Table.load(seat.game.id, lock=False)
         lines.append(f"#{table.game.id} {table.engine.title} ({' vs '.join(table.names)}): "
-                     + notify.status(table, seat.number))
+                     + status(table, seat.number))
     return "Your games:\n" + ("\n".join(lines) if lines else "(none running)")
 
 
@@ -119,17 +118,11 @@ def _add_address(speaker: Speaker, email: str) -> list[str]:
                                        & (Request.player == player)
                                        & (Request.lines == [email]))
     if open_request is None:
-        if unconfirmed_cap_reached(config):  # no mail cannon through `address add`
-            raise Refused("pbem has sent as much mail to new addresses within the hour as "
-                          "it may; try again in an hour.")
+        refusal = invitations.refusal(config, invitations.ADDRESS, player, [email])
+        if refusal:  # no mail cannon through `address add`
+            raise Refused(refusal)
         open_request = Request.create(kind="address", player=player, lines=[email])
-        token = confirm_token(config.secret_key, open_request.id)
-        notify.note(config, (player.name, email), "[pbem] is this your address?", [
-            f"The pbem player {player.name} asked to receive and send game mail from "
-            f"this address too.",
-            "If this address is yours, reply to this mail (anything will do). If not, "
-            "ignore it; nothing more will come.",
-        ], reply_to=reply_address(token, config.domain))
+        invitations.to_confirm_address(config, player, email, open_request.id)
     return [f"A mail went to {email}: answer it from there, and mail from {email} will "
             f"count as yours. Your game mail still comes to {player.email}."]
 

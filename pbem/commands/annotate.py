@@ -9,7 +9,6 @@ import re
 
 from pbem.annotations import NotPublished, annotations_of, publish
 from pbem.commands.speaker import Refused, Speaker
-from pbem.mail.inbound import body_text, text_attachments
 from pbem.play import Table
 from pbem.store import Game
 
@@ -51,10 +50,10 @@ def record_in(mail) -> str | None:
     first tag line, without quoted lines and the signature."""
     if mail is None:
         return None
-    for attached in text_attachments(mail):
+    for attached in mail.text_attachments():
         if _TAG_LINE.search(attached):
             return attached
-    body = body_text(mail).replace("\r\n", "\n")
+    body = mail.body_text().replace("\r\n", "\n")
     start = _TAG_LINE.search(body)
     if start is None:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pbem.commands import account, competition, game, web
+from pbem.commands import account, game, seeks, tournaments, web
 from pbem.commands.annotate import annotate, annotate_in_game
 from pbem.commands.new import new_game
 
@@ -84,19 +84,19 @@ COMMANDS = (
     Command("vacation", account.vacation, "vacation 7d|off", "stop the clocks of all my "
             "games for 7 days (30 days a year), or start them again; `vacation` alone says "
             "what is left", TIME, False),
-    Command("tournament", competition.tournament, "tournament N", "the standings of tournament N; "
+    Command("tournament", tournaments.show, "tournament N", "the standings of tournament N; "
             "start one with `new tournament onyx round-robin with ADDRESS…` (`double=yes`: "
             "both colours) or `new tournament onyx swiss rounds=5 with ADDRESS…`; the "
             "invited answer `accept` or `decline`", COMPETITION, False),
-    Command("withdraw", competition.withdraw, "withdraw tournament N|seek N", "play no "
+    Command("withdraw", tournaments.withdraw, "withdraw tournament N|seek N", "play no "
             "more games in tournament N (the running ones are lost), or take back my seek N",
             COMPETITION, False),
-    Command("seek", competition.seek, "seek GAME [option=value …]", "an open challenge anyone may "
+    Command("seek", seeks.seek, "seek GAME [option=value …]", "an open challenge anyone may "
             "join, e.g. `seek onyx board=16 time=3d`; `rating=20-30` limits who, `days=7` "
             "how long it stays open", COMPETITION, False),
-    Command("seeks", competition.seeks, "seeks", "the open challenges, with their writers' "
+    Command("seeks", seeks.seeks, "seeks", "the open challenges, with their writers' "
             "ratings", COMPETITION, False),
-    Command("join", competition.join, "join seek N", "take seek N: the game starts now",
+    Command("join", seeks.join, "join seek N", "take seek N: the game starts now",
             COMPETITION, False),
 )
 

@@ -1,7 +1,7 @@
 """The commands of a game's reply: board, history, say, undo, resign, the invitation's
 answers and the seat's mail setting. Each runs inside the mail's transaction on the
 game's `Table`, returns notes for the writer, and leaves what the others are to be told
-as notices for the conversation policy (pbem.conversation), which mails them.
+as notices for the conversation policy (pbem.policy.conversation), which mails them.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import re
 
 from notation.record import format_record
 from pbem.commands.speaker import Refused, Speaker
-from pbem.conversation import SETTINGS, Notice, Told, numbered, your_result
 from pbem.engines.base import CHANCE
 from pbem.play import Table, actor_name
+from pbem.policy.conversation import SETTINGS, Notice, Told, numbered, your_result
 from pbem.store import Move, Request, Seat
 
 #: Plain answers to an invitation, understood where they are unambiguous.
@@ -109,7 +109,7 @@ def accept(speaker, table, seat, rest):
     speaker.player.confirmed = True
     speaker.player.save()
     if all(s.answer == "accepted" for s in table.seats):
-        table.start()  # the start is news for everyone (pbem.conversation)
+        table.start()  # the start is news for everyone (pbem.policy.conversation)
         return []
     return ["You accepted. The game starts when everyone has."]
 

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import re
 
-from pbem import conversation
 from pbem.commands.catalogue import ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text
 from pbem.commands.game import invitation_answer, over_note
 from pbem.commands.speaker import WEB, Refused, Speaker
 from pbem.config import Config
 from pbem.engines import UnknownGame
 from pbem.engines.base import CHANCE, InvalidMove, MoveError, OptionError
-from pbem.mail import notify
-from pbem.mail.notify import Report
 from pbem.play import Table
+from pbem.policy import conversation, letters
+from pbem.policy.report import Report
 from pbem.store import Move, Player, Request
 
 GUARD = re.compile(r"(?:^|\s)#(\d+)(?=\s|$)")
@@ -243,8 +242,9 @@ def run_global_mail(speaker: Speaker, lines: list[str]) -> Report:
                + [f"Not done: {line}\n  {why}" for line, why in report.failed]
                + [f"Not applied (after the failure above): {line}" for line in report.skipped])
     player = speaker.player
-    notify.note(speaker.config, (player.name, player.email), "[pbem] your commands",
-                ["\n".join(summary)] * bool(summary) + paragraphs, in_reply_to=speaker.message_id)
+    letters.answer(speaker.config, player, "[pbem] your commands",
+                   ["\n".join(summary)] * bool(summary) + paragraphs,
+                   in_reply_to=speaker.message_id)
     return report
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pbem.bots import bot_level
+from pbem.bots import NotABot, bot_address, bot_level
 from pbem.config import Config
 from pbem.store import Player
-from pbem.store import Address
 
-NAME = re.compile(r"^[\w][\w .'-]{0,29}$")
+OPTION = re.compile(r"(\w+)=(\S+)")  # `board=16`, `time=3d`
 ADDRESS = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+")
 MAX_LINES = 20
 WEB = "web"  # the message_id (and so Move.source) of a move from a seat's page
@@ -48,30 +47,18 @@ def command_lines(text: str) -> list[str]:
     return lines[:MAX_LINES]
 
 
-def player_for(email: str, name: str = "") -> Player:
-    """The player with this address (or a second address of theirs), created
-    (unconfirmed) on first sight; for `bot:LEVEL`, that bot (pbem.bot_turns)."""
-    if bot_level(email) is not None:
-        from pbem.bot_turns import bot_player
-        return bot_player(bot_level(email))
-    email = email.lower()
-    player = owner_of(email)
-    if player is None:
-        player = Player.create(email=email, name=clean_name(name) or email.split("@")[0])
-    return player
-
-
-def owner_of(email: str) -> Player | None:
-    """The player whose address, or confirmed second address, this is."""
-    email = email.lower()
-    player = Player.get_or_none(Player.email == email)
-    if player is not None:
-        return player
-    alias = (Address.select(Address, Player).join(Player)
-             .where((Address.email == email) & Address.confirmed).first())
-    return alias.player if alias is not None else None
-
-
-def clean_name(name: str) -> str:
-    name = " ".join(name.split())[:30]
-    return name if NAME.match(name) else ""
+def named_players(words: list[str], writer: str) -> tuple[list[str], list[str]]:
+    """The addresses invited and the bots named (`bot`, `bot:hard`), each in the mail's
+    order (the bots sit after the people); refuses a `bot:` that names no level."""
+    invited, robots = [], []
+    for word in words:
+        word = word.strip(",;")
+        try:
+            level = bot_level(word)
+        except NotABot as error:
+            raise Refused(str(error)) from None
+        if level is not None:
+            robots.append(bot_address(level))
+            continue
+        invited += [a.lower() for a in ADDRESS.findall(word) if a.lower() != writer]
+    return list(dict.fromkeys(invited)), robots

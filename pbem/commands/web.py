@@ -1,6 +1,6 @@
 """The commands about the web beside mail: `web on|off` (a link to each seat's page in
 the game mails, or mail only) and `follow N` / `unfollow N` (a spectator gets the public
-view of a game by mail, once per turn; pbem.conversation decides when).
+view of a game by mail, once per turn; pbem.policy.conversation decides when).
 
 All are account commands: they work in a game's reply and in mail to `pbem@`. Following
 needs no seat, only a confirmed address, which the pipeline has asked for already.

@@ -8,11 +8,11 @@ queued by the conversation policy, all in the caller's transaction.
 
 from __future__ import annotations
 
-from pbem import conversation
 from pbem.competition.rated import split_rated
-from pbem.conversation import Notice
 from pbem.engines import get_engine
 from pbem.play import Table, create_game
+from pbem.policy import conversation
+from pbem.policy.conversation import Notice
 from pbem.store import Game, Player
 from pbem.timekeeping import controls
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbem import clock, conversation
+from pbem import clock
 from pbem.competition import pairing, ratings, standings
 from pbem.competition.games import start_now
 from pbem.competition.tournaments import describe, subject
 from pbem.engines import get_engine
-from pbem.mail import notify
 from pbem.play import Table, display_name
+from pbem.policy import conversation, letters
 from pbem.store import Game, Move, Player, Seat, transaction
 from pbem.store.models import Entrant, Pairing, Rating, Tournament
 from pbem.timekeeping import ledger
@@ -234,12 +234,10 @@ def _mail_standings(config, tournament: Tournament, headline: str, lines: list[s
 
 
 def _mail_all(config, tournament: Tournament, paragraphs: list[str], title: str = "") -> None:
-    """One mail to each player who accepted, and to the organiser."""
-    people = {e.player_id: e.player for e in tournament.entrants if e.answer == "accepted"}
-    people.setdefault(tournament.organiser_id, tournament.organiser)
-    heading = subject(tournament) + (f": {title.lower()}" if title else "")
-    for player in people.values():
-        notify.note(config, (player.name, player.email), heading, paragraphs)
+    """The tournament's news; who hears of it is the policy's (pbem.policy.letters)."""
+    letters.tournament_news(config, tournament,
+                            subject(tournament) + (f": {title.lower()}" if title else ""),
+                            paragraphs)
 
 
 def _finish(config, tournament: Tournament, why: str = "") -> int:

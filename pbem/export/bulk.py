@@ -14,9 +14,9 @@ from typing import BinaryIO, Iterator
 
 from pbem.engines import ENGINES
 from pbem.export.record import file_name, record_text
+from pbem.export.search import GameFilters, find_games
 from pbem.export.source import ExportError, load_table
 from pbem.store import Game
-from pbem.web.search import GameFilters, find_games
 
 MAX_GAMES = 10_000
 

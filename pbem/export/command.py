@@ -7,7 +7,7 @@
 
 The same rules as the web: a running card game's record is refused, diagrams are the
 public view, players appear by name. --all takes the archive index's filters through
-the same GameFilters and query (pbem.web.search), so its zip holds what
+the same GameFilters and query (pbem.export.search), so its zip holds what
 /games/export.zip gives for the same arguments. Output goes to standard output unless
 --output names a file. A refusal or a bad argument is one line on standard error and
 exit 1 (exit 2 for arguments that cannot mean anything).
@@ -48,9 +48,9 @@ def add_arguments(parser) -> None:
 def run(args, config=None) -> int:
     """Run `pbem export` with parsed `args`; the exit status."""
     from pbem.config import Config
-    from pbem.store import open_database
-    from pbem.web.search import FilterError
+    from pbem.export.search import FilterError
     from pbem.export.source import ExportError
+    from pbem.store import open_database
     config = config or Config.from_environment()
     try:
         if args.all:
@@ -97,8 +97,8 @@ def _one(args, game_id: int, config) -> str:
 
 def _zip(args, config) -> int:
     from pbem.export import bulk
+    from pbem.export.search import GameFilters
     from pbem.store import open_database
-    from pbem.web.search import GameFilters
     if not args.output:
         return _fail("--all writes a zip: name it with --output FILE.zip", 2)
     filters = GameFilters.from_args({"game": args.engine, "status": args.status,

@@ -12,7 +12,7 @@ row keeps its number among the plies that are not anonymous (`Move.shown`), the 
 count of them (`Game.shown_plies`), and every public surface (the game page, the printable
 page and `pbem export`, the SVGs, the index and player pages) draws the game from
 `as_public` (the row with `plies`, `state` and `updated` as after its last public ply) and
-lists only `shown_moves`. Mail numbers the same way (pbem.conversation, `Table.next_number`).
+lists only `shown_moves`. Mail numbers the same way (pbem.policy.conversation, `Table.next_number`).
 Once the game is over, every ply shows under its place in the record. Rows are changed in
 memory only, never saved.
 """

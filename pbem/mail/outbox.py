@@ -14,8 +14,9 @@ relay's answer is read. A deliverer killed in between (kill -9, power loss) leav
 relay holding the message: it is then counted as sent, not sent a second time with the
 same Message-ID. A permanent refusal (5xx) is not retried: the message is marked
 `failed`, the operator reads it in the log and `pbem status`, and the game's other
-players may be told that a player's mail bounces (pbem.mail.bounces). So is a message
-still not delivered after GIVE_UP_AFTER. When the relay cannot be reached or refuses
+players may be told that a player's mail bounces: the deliverer is handed what to do
+then (`gave_up`) by the policy, which decides who hears of it (pbem.policy.delivery).
+So is a message still not delivered after GIVE_UP_AFTER. When the relay cannot be reached or refuses
 the login, a run stops at the first message: every other one waits for the next run.
 """
 
@@ -126,13 +127,18 @@ def retry_pause(attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(FIRST_RETRY * 2 ** (attempts - 1), LAST_RETRY))
 
 
-def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200) -> int:
+GaveUp = Callable[[Config, Outbox, dt.datetime], int]  # who else hears of it: how many
+
+
+def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
+                gave_up: GaveUp | None = None) -> int:
     """Send what is due; returns how many were sent. Safe to run in several processes:
-    each claims a few messages at a time and sends only what it claimed."""
+    each claims a few messages at a time and sends only what it claimed. `gave_up` is
+    called, in the transaction that records it, for each message given up for good."""
     clock = (lambda: now) if now is not None else utcnow  # tests pass a later `now`
     resume_after_crash(clock())
     sent = handled = 0
-    with Transport(config) as transport:
+    with Transport(config, gave_up) as transport:
         while handled < limit:
             claimed = _claim(clock(), min(BATCH, limit - handled))
             if not claimed:
@@ -144,17 +150,17 @@ def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200
                 except RelayUnavailable as error:  # nothing can go out now
                     log.error("no mail can go out: %s", error)
                     _release(claimed[number + 1:])
-                    _hold_everything(config, outbox_id, clock(), error)
+                    _hold_everything(config, outbox_id, clock(), error, gave_up)
                     return sent
     return sent
 
 
 def _hold_everything(config: Config, outbox_id: int, now: dt.datetime,
-                     error: RelayUnavailable) -> None:
+                     error: RelayUnavailable, gave_up: GaveUp | None = None) -> None:
     """The relay is out of reach: the message tried waits as any retry does, and every
     other one waits as long (unattempted, its error noted), so that when the relay is back
     they all go out in the order they were queued."""
-    until = _retry(config, Outbox.get_by_id(outbox_id), now, error)
+    until = _retry(config, Outbox.get_by_id(outbox_id), now, error, gave_up)
     if until is not None:
         Outbox.update(next_attempt=until, last_error=str(error)[:500]).where(
             Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.handed_over.is_null()
@@ -250,13 +256,13 @@ def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.dateti
             raise
         except Refused as error:
             if error.permanent:
-                give_up(config, mail, now, str(error))
+                give_up(config, mail, now, str(error), transport.gave_up)
             else:
-                _retry(config, mail, now, error)
+                _retry(config, mail, now, error, transport.gave_up)
             return 0
         except (OSError, smtplib.SMTPException) as error:
             if not handed:
-                _retry(config, mail, now, error)
+                _retry(config, mail, now, error, transport.gave_up)
                 return 0
             # The whole message was written; whether the relay kept it is unknown. As
             # after a crash: a relay that lost it is rarer than one that kept it.
@@ -274,12 +280,12 @@ def _mark_sent(mail: Outbox, note: str = "") -> None:
                   last_error=note).where(Outbox.id == mail.id).execute()
 
 
-def _retry(config: Config, mail: Outbox, now: dt.datetime,
-           error: Exception) -> dt.datetime | None:
+def _retry(config: Config, mail: Outbox, now: dt.datetime, error: Exception,
+           gave_up: GaveUp | None = None) -> dt.datetime | None:
     """Try again later (returns when), or give up on a message that waited too long."""
     if now - mail.created > GIVE_UP_AFTER:
         give_up(config, mail, now, f"still not delivered after {GIVE_UP_AFTER.days} days: "
-                                   f"{error}")
+                                   f"{error}", gave_up)
         return None
     attempts = mail.attempts + 1
     pause = retry_pause(attempts)
@@ -291,15 +297,16 @@ def _retry(config: Config, mail: Outbox, now: dt.datetime,
     return now + pause
 
 
-def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str) -> None:
-    """Never again: record it, tell the operator (log, `pbem status`) and, where it
-    tells them nothing secret, the game's other players (pbem.mail.bounces)."""
-    from pbem.mail.bounces import tell_of_bounce  # it queues mail: a module above this
+def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str,
+            gave_up: GaveUp | None = None) -> None:
+    """Never again: record it, tell the operator (log, `pbem status`), and whoever the
+    policy says should hear of it (`gave_up`: the game's other players, where that
+    tells them nothing secret)."""
     with transaction():
         Outbox.update(failed=now, attempts=mail.attempts + 1, claimed_until=None,
                       handed_over=None, last_error=why[:500]).where(Outbox.id == mail.id
                                                                     ).execute()
-        told = tell_of_bounce(config, mail, now)
+        told = gave_up(config, mail, now) if gave_up is not None else 0
     log.error("gave up on mail to %s: %s%s", mail.recipient, why,
               f" (told {told} other player(s) of the game)" if told else "")
 
@@ -313,8 +320,8 @@ class Transport:
     """Where mail goes: the relay (one connection for a whole batch, opened at the first
     message, reopened after a failure), or the local maildir."""
 
-    def __init__(self, config: Config):
-        self.config = config
+    def __init__(self, config: Config, gave_up: GaveUp | None = None):
+        self.config, self.gave_up = config, gave_up
         self.relay = Relay(config) if config.smtp_relay else None
 
     def send(self, recipient: str, message: bytes,

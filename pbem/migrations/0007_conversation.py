@@ -1,4 +1,4 @@
-"""The conversation (pbem.conversation): what each seat has been told, how much mail it
+"""The conversation (pbem.policy.conversation): what each seat has been told, how much mail it
 wants, each seat's own share of a finished game, and players' second addresses.
 
 `told` is the ply up to which the seat has had its news, `heard` the last comment it has
@@ -13,8 +13,15 @@ which is by colour (after a swap, seat 0 played White).
 import json
 from fractions import Fraction
 
-from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField,
-                    Model, TextField)
+from peewee import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 
 def up(migrator, db):

@@ -5,8 +5,8 @@ takes over the rows of a process that died without waiting for the claim to laps
 outbox.handed_over is set when the whole message was written to the relay and its answer
 not yet read (after a crash the relay has it: it is not sent again); outbox.failed is
 set when pbem gave up on it (a permanent refusal, 5xx). refusal counts the mail the
-sender checks refused, by reason (pbem.mail.refusals); notice keeps when each
-once-a-day notice last went out (pbem.mail.notices).
+sender checks refused, by reason (pbem.intake.refusals); notice keeps when each
+once-a-day notice last went out (pbem.policy.notices).
 """
 from peewee import CharField, DateTimeField, IntegerField, Model
 

@@ -1,6 +1,6 @@
 """Hostile mail's limits and retention: when an inbound mail's raw bytes may go
-(`inbound.kept_until`, pbem.mail.retention), and the indexes the limits count with
-(pbem.mail.limits): mail queued an hour, our last mail to an address, games a day."""
+(`inbound.kept_until`, pbem.intake.retention), and the indexes the limits count with
+(pbem.policy.limits): mail queued an hour, our last mail to an address, games a day."""
 from peewee import DateTimeField
 
 

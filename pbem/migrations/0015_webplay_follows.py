@@ -2,7 +2,7 @@
 
 player.web: whether the player's game mails carry the link to their seat's page and the
 page answers (pbem.web.seat_page). follow: a spectator's game, with how far the public
-view has been mailed to them (the ply), so each turn is mailed once (pbem.conversation).
+view has been mailed to them (the ply), so each turn is mailed once (pbem.policy.conversation).
 """
 from peewee import *
 

@@ -1,4 +1,4 @@
-"""Our last mail to an address (pbem.mail.limits.repeats_our_last_mail) from an index
+"""Our last mail to an address (pbem.policy.limits.repeats_our_last_mail) from an index
 on (recipient, id): PostgreSQL otherwise reads and sorts every mail ever sent to that
 address to find the newest (SQLite's index on recipient holds the rowid already)."""
 

@@ -10,9 +10,19 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from peewee import (SQL, BlobField, BooleanField, CharField, DateField,
-                    DateTimeField, DoubleField, ForeignKeyField, IntegerField, Model,
-                    TextField)
+from peewee import (
+    SQL,
+    BlobField,
+    BooleanField,
+    CharField,
+    DateField,
+    DateTimeField,
+    DoubleField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 from pbem import clock
 from pbem.store.handle import database
@@ -46,7 +56,7 @@ class Player(BaseModel):
     confirmed = BooleanField(default=False)  # has shown they receive mail at `email`
     created = DateTimeField(default=utcnow)
     digest = BooleanField(default=False)  # one mail a day instead of one per move
-    digest_sent = DateField(null=True)  # the digest day last claimed (pbem.digest)
+    digest_sent = DateField(null=True)  # the digest day last claimed (pbem.policy.digest)
     web = BooleanField(default=True)  # `web off`: mail only, no seat page (pbem.web.seat_page)
 
 
@@ -70,7 +80,7 @@ class Game(BaseModel):
     rated = BooleanField(default=True)  # `rated=no`: a friendly game (pbem.competition)
 
     class Meta:
-        # The archive index's pages (pbem.web.search): each index holds every column its
+        # The archive index's pages (pbem.export.search): each index holds every column its
         # filters compare, so a page's ids are read from one index, newest first, never
         # from the rows and their snapshots. Led by id: no filter, or result=; by engine:
         # game=; by status: status= (and any other lookup by status).
@@ -85,7 +95,7 @@ class Seat(BaseModel):
     number = IntegerField()  # 0-based, the engine's seat
     player = ForeignKeyField(Player, backref="seats")
     answer = CharField(null=True)  # invitation: accepted, declined or None (waiting)
-    # The conversation (pbem.conversation): how much mail the seat wants (loud, normal,
+    # The conversation (pbem.policy.conversation): how much mail the seat wants (loud, normal,
     # quiet), and how far it has been told: the ply and the comment its last mail reached.
     mail = CharField(default="normal")
     told = IntegerField(default=0)
@@ -133,7 +143,7 @@ class Inbound(BaseModel):
     raw = BlobField()
     received = DateTimeField(default=utcnow, index=True)
     outcome = TextField(default="received")  # what the pipeline did with it
-    # When `raw` may be emptied (pbem.mail.retention); None: kept (not decided yet).
+    # When `raw` may be emptied (pbem.intake.retention); None: kept (not decided yet).
     kept_until = DateTimeField(null=True)  # indexed where set, below
 
     class Meta:
@@ -175,14 +185,14 @@ class Request(BaseModel):
 
 
 class Refusal(BaseModel):
-    """A mail the sender checks refused (pbem.mail.refusals): why, in a short fixed word."""
+    """A mail the sender checks refused (pbem.intake.refusals): why, in a short fixed word."""
     reason = CharField()  # no-verdict, unreadable-verdict, dmarc-fail, ... (refusals.REASONS)
     inbound_id = IntegerField(null=True, index=True)  # the Inbound row, while it is kept
     at = DateTimeField(default=utcnow, index=True)
 
 
 class Notice(BaseModel):
-    """When a once-a-day notice (pbem.mail.notices) last went out, by what it is about."""
+    """When a once-a-day notice (pbem.policy.notices) last went out, by what it is about."""
     key = CharField(unique=True)  # e.g. "unauthenticated:player:17"
     sent = DateTimeField()
 
@@ -357,7 +367,7 @@ class Seek(BaseModel):
 
 class Follow(BaseModel):
     """A spectator's game (`follow 12`): the public view is mailed to them once per turn;
-    `told` is the move log's ply their last mail reached (pbem.conversation)."""
+    `told` is the move log's ply their last mail reached (pbem.policy.conversation)."""
     player = ForeignKeyField(Player, backref="follows", on_delete="CASCADE")
     game = ForeignKeyField(Game, backref="followers", on_delete="CASCADE")
     told = IntegerField(default=0)

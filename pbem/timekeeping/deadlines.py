@@ -23,23 +23,32 @@ import datetime as dt
 import logging
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from pbem import bots, clock
 from pbem.config import Config
 from pbem.engines.base import MoveError
 from pbem.engines.game import deal_while_due
 from pbem.play import Table
+from pbem.policy import conversation
+from pbem.policy.conversation import Notice
+from pbem.policy.report import Report
 from pbem.store import Comment, transaction
 from pbem.store.models import Clock
 from pbem.timekeeping import controls, ledger, vacations
 
 log = logging.getLogger(__name__)
 CLAIM = dt.timedelta(minutes=5)  # longer than acting on one game may take
+#: What runs a game's held commands after a move (pbem.commands.lines.resume_held):
+#: handed in by the layer that owns the commands, which this module must not import.
+Resume = Callable[[Config, Table, dict], None]
 MAX_STEPS = 20  # decisions played for one seat at one timeout (a whole Gem Forge turn)
 
 
-def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200) -> int:
-    """End due vacations, then act on every due clock; returns how many acted."""
+def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
+            resume: Resume | None = None) -> int:
+    """End due vacations, then act on every due clock; returns how many acted. `resume`
+    runs the lines a timeout frees (held commands: pbem.commands.server_moves)."""
     now = now or clock.now()
     acted = vacations.end_due(config, now)
     due = (Clock.select(Clock.id).where(Clock.due <= now).order_by(Clock.due, Clock.id)
@@ -50,7 +59,7 @@ def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200) ->
         try:
             turn = bot_turn(row.id, now)  # outside the transaction: a search takes seconds
             with transaction():
-                acted += act(config, row.id, now, turn)
+                acted += act(config, row.id, now, turn, resume)
         except Exception:  # the claim runs out, and a later run tries again
             log.exception("acting on clock %s failed", row.id)
     return acted
@@ -100,7 +109,8 @@ def bot_turn(clock_id: int, now: dt.datetime) -> BotTurn | None:
     return turn
 
 
-def act(config: Config, clock_id: int, now: dt.datetime, turn: BotTurn | None = None) -> int:
+def act(config: Config, clock_id: int, now: dt.datetime, turn: BotTurn | None = None,
+        resume: Resume | None = None) -> int:
     """Remind or time out, if the clock is still due once the game is locked; 1 if acted."""
     row = Clock.get_or_none(Clock.id == clock_id)
     if row is None:
@@ -114,7 +124,7 @@ def act(config: Config, clock_id: int, now: dt.datetime, turn: BotTurn | None = 
             ledger.settle(table, now)  # a clock out of step with the game: mend it
             return 0
         if ledger.remaining(row, now) <= 0:
-            time_out(config, table, row, now, turn)
+            time_out(config, table, row, now, turn, resume)
         else:
             remind(config, table, row, now)
         return 1
@@ -130,7 +140,6 @@ def remind(config: Config, table: Table, row: Clock, now: dt.datetime) -> None:
     row.reminded = 2 if left <= ledger.last_call(row) else 1
     row.due = ledger.next_due(row)
     row.save(only=[Clock.reminded, Clock.due])
-    from pbem import conversation  # the policy mails; it reads the clocks: import late
     conversation.tell(config, table, row.seat, [reminder(table, row, now)])
 
 
@@ -160,12 +169,9 @@ def consequence(table: Table, row: Clock) -> str:
 # -- timeouts --------------------------------------------------------------------------
 
 def time_out(config: Config, table: Table, row: Clock, now: dt.datetime,
-             turn: BotTurn | None = None) -> None:
+             turn: BotTurn | None = None, resume: Resume | None = None) -> None:
     """Play for the seat what the rulings, `timeout=auto` or the bot's `turn` say, or
     end the game."""
-    from pbem import conversation  # the policy mails; it reads the clocks: import late
-    from pbem.commands import resume_held
-    from pbem.mail.notify import Report
     seat, game = row.seat, table.game
     played = play_for(table, row, turn)
     name = table.names[seat]
@@ -184,12 +190,12 @@ def time_out(config: Config, table: Table, row: Clock, now: dt.datetime,
     else:
         note = f"Your time ran out, so the server played for you: {', '.join(played)}."
     reports = {seat: Report(notes=[note])}  # to them alone
-    resume_held(config, table, reports)
+    if resume is not None:
+        resume(config, table, reports)
     conversation.after_write(config, table, reports)
 
 
 def announce(table: Table, text: str) -> None:
-    from pbem.conversation import Notice
     table.notices.append(Notice(lambda viewer: text))
 
 

@@ -137,7 +137,7 @@ def renewed(table) -> set[int]:
 
 
 def ended_waits(happenings, waiting_now) -> set[int]:
-    """`renewed` for these happenings (pbem.conversation asks it of a whole write: a
+    """`renewed` for these happenings (pbem.policy.conversation asks it of a whole write: a
     seat whose own decision ended its wait, and whom the game waits for again, has a new
     wait to be told of)."""
     seats: set[int] = set()

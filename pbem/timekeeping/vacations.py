@@ -16,6 +16,7 @@ from pbem import clock
 from pbem.config import Config
 from pbem.engines.base import OptionError
 from pbem.play import Table
+from pbem.policy import conversation
 from pbem.store import Player, transaction
 from pbem.store.models import Vacation
 from pbem.timekeeping import controls, ledger
@@ -87,7 +88,6 @@ def begin(config: Config, player: Player, seconds: int, now: dt.datetime) -> lis
 def tell_opponents(config: Config, table: Table, seat: int, until: dt.datetime) -> None:
     """Once, at the start: the others whom the engine lets know that the game waits for
     this seat (never a reaction window's, RULINGS G39)."""
-    from pbem import conversation  # the policy mails; it reads the clocks: import late
     name = table.names[seat]
     for other in table.seats:
         shown = table.engine.shown_to_act(table.state, other.number) or frozenset()

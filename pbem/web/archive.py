@@ -14,17 +14,24 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from flask import (Blueprint, abort, redirect, render_template, request,
-                   send_from_directory, url_for)
+from flask import (
+    Blueprint,
+    abort,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 
-from pbem.engines import ENGINES
 from pbem import TEMPLATES
+from pbem.engines import ENGINES
+from pbem.export.public import public_listing
+from pbem.export.search import STATUSES, FilterError, GameFilters, page_of
 from pbem.play import display_name
 from pbem.play import outcome_words as won_words
 from pbem.store import Game, Player, Seat
-from pbem.export.public import public_listing
 from pbem.web.competition import player_ratings
-from pbem.web.search import STATUSES, FilterError, GameFilters, page_of
 
 archive = Blueprint("archive", __name__)
 

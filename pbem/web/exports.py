@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from pbem.annotations import annotated_text, annotations_of
 from notation.record import parse_record
+from pbem.annotations import annotated_text, annotations_of
 from pbem.export import bulk, diagram, printable
 from pbem.export.record import file_name, game_record, record_text
+from pbem.export.search import FilterError, GameFilters
 from pbem.export.sgf import onyx_sgf
 from pbem.export.source import ExportError, is_over, load_table, parse_ply
-from pbem.web.search import FilterError, GameFilters
 
 exports = Blueprint("exports", __name__)
 

@@ -13,11 +13,11 @@ from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from pbem.engines import ENGINES
 from pbem.export.public import as_public, shown_moves
+from pbem.export.search import GameFilters
 from pbem.play import display_name
 from pbem.store import Game, Move, Player
 from pbem.web.archive import listing, seats_of
 from pbem.web.game_page import move_list
-from pbem.web.search import GameFilters
 
 feeds = Blueprint("feeds", __name__)
 ENTRIES = 50  # the newest plies of a game, the newest games of a player

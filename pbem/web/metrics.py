@@ -12,7 +12,7 @@ are kept (`pbem admin forget` blanks rows but never deletes them).
     pbem_refusals_total{reason}           ignored or refused mail, by reason (robot, banned,
                                           dmarc_fail, wrong_sender, too_large, …)
     pbem_authentication_refusals{reason}  of those, the DMARC check's in 90 days, by why
-                                          (pbem.mail.refusals: no-verdict, dmarc-fail, …)
+                                          (pbem.intake.refusals: no-verdict, dmarc-fail, …)
     pbem_moves_total{game}                players' moves played (not the dealer's), by game
     pbem_games{status}                    games by status
     pbem_outbox_backlog                   mails not yet delivered; _retrying: of which failed once
@@ -34,7 +34,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from pbem.engines.base import CHANCE
-from pbem.mail.refusals import totals as refusal_totals
+from pbem.intake.refusals import totals as refusal_totals
 from pbem.status import seconds_since
 from pbem.store import Game, Inbound, Move, Outbox
 from pbem.store.models import Clock, utcnow
@@ -106,7 +106,7 @@ class StoreCollector:
             refusals.add_metric([reason], count)
         yield mails
         yield refusals
-        # The DMARC check's own reasons (pbem.mail.refusals): why authentication failed.
+        # The DMARC check's own reasons (pbem.intake.refusals): why authentication failed.
         # A gauge: the counts cover the last 90 days (older ones are pruned), so they
         # may fall, which a counter must not.
         failed = GaugeMetricFamily("pbem_authentication_refusals", "Mail refused by the "

@@ -4,7 +4,7 @@ The page is a second door into the same game. What a player types (or clicks) is
 exactly like a line of their mail (`pbem.commands.lines.run_lines`: the same parser, the
 same `#12` guard, the same stale guard with the ply the page showed standing for the ply
 of the mail answered, the same record), then the conversation policy mails whoever should
-hear of it (`pbem.conversation.after_write`). Only the writer's own answer differs: it is
+hear of it (`pbem.policy.conversation.after_write`). Only the writer's own answer differs: it is
 the next page, not a mail.
 
 Before a move is played, the page says what the text was read as (`read_back`), from the
@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem import conversation
 from pbem.commands.catalogue import BY_NAME
 from pbem.commands.lines import resume_held, run_lines
 from pbem.commands.speaker import WEB, Speaker
 from pbem.engines.base import CHANCE, MoveError
-from pbem.mail.notify import Report
 from pbem.play import Table
+from pbem.policy import conversation
+from pbem.policy.report import Report
 from pbem.store import Player, Seat
 
 SOURCE = WEB  # Move.source of a move played from a page

@@ -26,22 +26,22 @@ import hmac
 import secrets
 from pathlib import Path
 
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
-                   request, send_from_directory, url_for)
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   send_from_directory, url_for)
 from markupsafe import Markup
 
-from pbem import TEMPLATES, conversation
+from pbem import TEMPLATES
 from pbem.engines import ENGINES
-from pbem.mail import notify
+from pbem.mail import words
 from pbem.mail.tokens import play_token, read_play_token
 from pbem.play import Table, display_name
+from pbem.policy import conversation
 from pbem.store import Game, Player, Seat, transaction
 from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
 from pbem.web.board_clicks import clickable
-from pbem.web.seat_moves import (choices, known_ply, play_from_page, points, read_back,
-                                 seat_rows)
+from pbem.web.seat_moves import choices, known_ply, play_from_page, points, read_back, seat_rows
 
 seat_page = Blueprint("seat_page", __name__)
 seat_page.register_error_handler(400, refused)
@@ -126,7 +126,7 @@ def csrf_refusal(token: str) -> str | None:
 # -- the page --------------------------------------------------------------------------
 
 def board_svg(table: Table, seat: int, token: str) -> Markup:
-    view = notify.named_view(table, seat)
+    view = words.named_view(table, seat)
     svg = table.engine.svg_diagram(view, size=DIAGRAM)
     playable = points(table, seat)
     if playable:
@@ -145,9 +145,9 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
     started = table.state is not None
     context = {
         "token": token, "game": table.game, "engine": engine, "seat": number,
-        "players": notify.players_line(table, number) if started else ", ".join(table.names),
+        "players": words.players_line(table, number) if started else ", ".join(table.names),
         "identity": (engine.identity(table.state, number) or "") if started else "",
-        "news": news, "status": notify.status(table, number),
+        "news": news, "status": words.status(table, number),
         "clock": display.clock_line(table, number),
         "prompt": (engine.prompt(table.state, number, names=table.names)
                    if started and number in table.to_act else ""),
@@ -225,7 +225,7 @@ def games(token: str):
                          if w.seat == number), None) if waits else None
         rows.append({"id": table.game.id, "title": table.engine.title,
                      "players": " vs ".join(table.names), "yours": waits,
-                     "status": notify.status(table, number), "deadline": deadline,
+                     "status": words.status(table, number), "deadline": deadline,
                      "link": url_for("seat_page.show",
                                      token=play_token(secret, table.game.id, number))})
     far = dt.datetime.max

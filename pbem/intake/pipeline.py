@@ -12,10 +12,10 @@ anything acts on it; everything after runs in one transaction, so a crash never
 half-applies a move, and a redelivered mail (same Message-ID) runs at most once. Mail that
 might not come from the address it claims (robots, strangers, forged senders) is never
 answered: the server must not be a tool for sending mail to third parties
-(pbem.mail.limits bounds what the rest can make it send).
+(pbem.policy.limits bounds what the rest can make it send).
 
 What a mail may cost before it is known to be a player's is bounded: the raw bytes get a
-cheap look first (pbem.mail.prescan), only the header section is parsed up to the
+cheap look first (pbem.intake.prescan), only the header section is parsed up to the
 authentication, and the body's MIME structure is parsed only for a confirmed player's
 mail that passed the look. `receive` never raises but for TemporaryFailure: a mail that
 cannot even be read is stored raw with the reason, and the SMTP client hears a plain OK.
@@ -30,24 +30,25 @@ from dataclasses import dataclass, field
 
 from peewee import IntegrityError, OperationalError, fn
 
-from pbem.commands import (Speaker, command_lines, owner_of, player_for, run_game_mail,
-                           run_global_mail)
+from pbem.commands import Speaker, command_lines, run_game_mail, run_global_mail
 from pbem.commands.account import confirm_address
-from pbem.competition.tournaments import answer_invitation
+from pbem.commands.tournaments import answer_invitation
 from pbem.config import Config
+from pbem.intake import loops, refusals
+from pbem.intake.authentication import authentication_failure, dmarc_refusal
+from pbem.intake.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
+                                 robot_reason)
+from pbem.intake.prescan import structure_refusal
+from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
-from pbem.mail import limits, notices, notify, refusals
-from pbem.mail.authentication import dmarc_refusal
-from pbem.mail.compose import LOOP_HEADER, ply_replied_to
-from pbem.mail.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
-                               robot_reason)
-from pbem.mail.prescan import structure_refusal
-from pbem.mail.retention import kept_until
-from pbem.mail.tokens import Route, confirm_token, read_route, reply_address
+from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
+from pbem.mail.tokens import Route, read_route
+from pbem.players import owner_of, player_for
+from pbem.policy import invitations, letters, notices
+from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Player, Request, Seat, database, transaction
-from pbem.store.models import Ban
 from pbem.store.database import is_postgres
-from pbem.store.models import utcnow
+from pbem.store.models import Ban, utcnow
 from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,7 @@ def _run_steps(intake: Intake) -> None:
 
 
 def _write_outcome(intake: Intake) -> None:
-    """The outcome, and until when the raw mail is kept (pbem.mail.retention)."""
+    """The outcome, and until when the raw mail is kept (pbem.intake.retention)."""
     _SET_OUTCOME.execute(intake.outcome,
                          kept_until(intake.config, intake.row.received, intake.outcome),
                          intake.row.id)
@@ -211,9 +212,9 @@ def limit_rate(intake: Intake) -> bool:
 
 def require_dmarc(intake: Intake) -> bool:
     """With PBEM_AUTHSERV_ID set, mail whose From failed DMARC at our MTA (probably
-    forged), or that did not come through it, stops unanswered (pbem.mail.authentication);
+    forged), or that did not come through it, stops unanswered (pbem.intake.authentication);
     it is counted, and the player it claims to be is told at their registered address,
-    once a day at most (pbem.mail.notices)."""
+    once a day at most (pbem.policy.notices)."""
     if not intake.config.authserv_id:
         return False  # the embedded listener: no MTA has checked anything
     refusal = dmarc_refusal(intake.mail.message, intake.config.authserv_id, intake.mail.sender)
@@ -230,31 +231,25 @@ def refuse_oversized(intake: Intake) -> bool:
     limit = intake.config.max_message_bytes
     if intake.mail.size <= limit:
         return False
-    _tell_a_player(intake, "[pbem] your mail was too large", [
+    letters.refused_mail(intake.config, intake.mail.sender, "[pbem] your mail was too large", [
         f"Your mail of {intake.mail.size:,} bytes was not read: the limit is {limit:,}. "
         f"Moves and commands are a few words of plain text; please send them without "
-        f"attachments."])
+        f"attachments."], in_reply_to=intake.mail.message_id)
     return intake.stop(f"refused: {intake.mail.size} bytes, over the limit of {limit}")
 
 
 def refuse_malformed(intake: Intake) -> bool:
     """A structure no mail client writes (thousands of nested parts, a header of megabytes)
-    is refused unread, before its body is parsed (pbem.mail.prescan): players we know are
+    is refused unread, before its body is parsed (pbem.intake.prescan): players we know are
     told; strangers get nothing."""
     why = structure_refusal(intake.mail.raw)
     if why is None:
         return False
-    _tell_a_player(intake, "[pbem] your mail could not be read", [
+    letters.refused_mail(intake.config, intake.mail.sender, "[pbem] your mail could not be read", [
         f"Your mail was not read: {why}. Moves and commands are a few words of plain "
-        f"text; please send them in a new mail, without attachments or forwarded mail."])
+        f"text; please send them in a new mail, without attachments or forwarded mail."],
+        in_reply_to=intake.mail.message_id)
     return intake.stop(f"refused: malformed, {why}")
-
-
-def _tell_a_player(intake: Intake, subject: str, paragraphs: list[str]) -> None:
-    player = Player.get_or_none(Player.email == intake.mail.sender)
-    if player is not None and player.confirmed:
-        notify.note(intake.config, (player.name, player.email), subject, paragraphs,
-                    in_reply_to=intake.mail.message_id)
 
 
 def route(intake: Intake) -> bool:
@@ -316,22 +311,14 @@ def _ask_for_confirmation(intake: Intake) -> bool:
                                      & Request.open).exists()
     if waiting:  # one request per address: a forger cannot make us mail it again and again
         return intake.stop("ignored: a confirmation is already waiting for an answer")
-    failed = limits.authentication_failure(intake.mail.message, intake.config.authserv_id)
+    failed = authentication_failure(intake.mail.message, intake.config.authserv_id)
     if failed:  # our MTA says the From is someone else's: they must not hear from us
         return intake.stop(f"ignored: {failed} at {intake.config.authserv_id}, no "
                            f"confirmation asked for")
-    if limits.unconfirmed_cap_reached(intake.config):
-        return intake.stop(limits.CAP_REACHED)
+    if invitations.refusal(intake.config, invitations.CONFIRMATION):
+        return intake.stop(CAP_REACHED)
     request = Request.create(kind="confirm", player=player, inbound=intake.row)
-    token = confirm_token(intake.config.secret_key, request.id)
-    # Nothing the sender wrote (not even the Subject): the From may be a victim's, and
-    # pbem must not carry a forger's text to them.
-    notify.note(intake.config, (player.name, player.email), "[pbem] please confirm", [
-        f"Someone, probably you, sent pbem a mail from {player.email}.",
-        "Before pbem acts on mail from a new address, it asks once: reply to this mail "
-        "(anything will do) and your mail will be carried out.",
-        "If it was not you, ignore this mail; nothing more will come.",
-    ], reply_to=reply_address(token, intake.config.domain), in_reply_to=intake.mail.message_id)
+    invitations.to_confirm(intake.config, player, request.id, intake.mail.message_id)
     return intake.stop("held: confirmation asked for")
 
 
@@ -365,7 +352,7 @@ def extract(intake: Intake) -> bool:
 def ignore_echo(intake: Intake) -> bool:
     """A mail that repeats our last mail to its sender word for word is a robot's, even
     without a robot's headers: answering it would start a loop."""
-    if limits.repeats_our_last_mail(intake.mail.sender, intake.text):
+    if loops.repeats_our_last_mail(intake.mail.sender, intake.text):
         return intake.stop("ignored: it repeats our last mail to this address")
     return False
 
@@ -388,13 +375,13 @@ def run_commands(intake: Intake) -> bool:
         only_errors = report is not None and not (report.applied or report.held)
         # Counted only for an answer that would say what failed: the count reads
         # each of the sender's rows of the hour, and the mail's own is not among them.
-        if only_errors and (limits.error_replies_last_hour(mail.sender)
+        if only_errors and (loops.error_replies_last_hour(mail.sender)
                             >= config.error_replies_per_hour):
             savepoint.rollback()
             return intake.stop(f"ignored: {config.error_replies_per_hour} error replies to "
                                f"this address within an hour already")
     if only_errors:
-        return intake.stop(f"{limits.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
+        return intake.stop(f"{loops.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
     return intake.stop(f"done: {len(intake.lines)} line(s)")
 
 

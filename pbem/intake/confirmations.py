@@ -5,7 +5,7 @@ Without this a request stayed open for ever, and because an address gets only on
 request at a time (so a forger cannot make us mail someone again and again), a sender
 whose request was lost could never be asked again. Once expired, the held mail is marked
 so in its `outcome` and never runs; the sender's next mail gets a fresh request. Its raw
-bytes are then kept as long as any mail nobody acted on (pbem.mail.retention).
+bytes are then kept as long as any mail nobody acted on (pbem.intake.retention).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def count(reason: str, inbound_id: int | None) -> None:
 
 
 def prune(now) -> int:
-    """Drop counts older than KEEP (pbem.mail.retention's hourly job)."""
+    """Drop counts older than KEEP (pbem.intake.retention's hourly job)."""
     return Refusal.delete().where(Refusal.at < now - KEEP).execute()
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from imapclient import IMAPClient
 
 from pbem.config import Config
-from pbem.mail.pipeline import TemporaryFailure, receive
+from pbem.intake.pipeline import TemporaryFailure, receive
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Every write transaction (a player's mail, the CLI, a deadline, a vacation) ends by
 calling `after_write`, fed by what `pbem.play`'s table says happened in it: the plies
 (`Table.happenings`), a start or an end, comments and notices. It decides which seats
-get a mail; `pbem.mail.notify` only composes it and puts it in the outbox.
+get a mail; `pbem.mail.letters` only composes it and puts it in the outbox.
 
 Each seat has a cursor in the move log (`Seat.told`, the ply it has been told up to;
 `Seat.heard`, the last comment). Every game mail to a seat carries everything that seat
@@ -23,7 +23,7 @@ how often a mail goes out:
 - `quiet`: only when the game waits for the seat, at the start and end, and answers;
   comments wait for the next mail as news.
 - the daily digest (`digest on`, the player's): the news of others' moves and new turns
-  wait for the digest (pbem.digest), unless the turn is due within a day.
+  wait for the digest (pbem.policy.digest), unless the turn is due within a day.
 
 Undo requests and their outcome are asked of everyone, whatever the setting: the game
 cannot go on until they answer.
@@ -39,9 +39,9 @@ from pbem import clock
 from pbem.bots import is_bot
 from pbem.engines.base import CHANCE
 from pbem.export.public import as_public, shown_moves
-from pbem.mail import notify
-from pbem.mail.notify import Report
+from pbem.mail import letters, words
 from pbem.play import Happening, Table, actor_name
+from pbem.policy.report import Report
 from pbem.store import Comment, Move, Player, Seat
 from pbem.store.models import Follow
 from pbem.store.prepared import Prepared
@@ -156,7 +156,7 @@ def send(config, table: Table, seat: int, report: Report | None = None,
         return
     lines = news(table, seat)
     clock_text = display.clock_line(table, seat)
-    notify.send_game_mail(config, table, seat, news=lines, clock=clock_text, report=report,
+    letters.send_game_mail(config, table, seat, news=lines, clock=clock_text, report=report,
                           notes=list(notes) + end_notes(table, seat),
                           in_reply_to=in_reply_to)
 
@@ -172,7 +172,7 @@ def end_notes(table: Table, seat: int) -> list[str]:
     game = table.game
     notes = []
     if game.status != table.status_before and game.status == "running":
-        notes.append(notify.started_note(table))
+        notes.append(words.started_note(table))
     if game.status == "finished" and game.status != table.status_before:
         notes.append(your_result(table, seat))
     return notes
@@ -225,7 +225,7 @@ def tell_followers(config, table: Table) -> None:
                     .where(Move.ply > follow.told))
         plies = [Told(m.ply, m.seat, m.text if over else m.visible.get("public"),
                       m.anonymous, m.revealed, m.shown) for m in rows]
-        notify.send_follower_mail(config, table, shown, follow.player,
+        letters.send_follower_mail(config, table, shown, follow.player,
                                   _lines(table, None, plies, []))
         if rows:
             Follow.update(told=rows[-1].ply).where(Follow.id == follow.id).execute()

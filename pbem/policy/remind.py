@@ -3,7 +3,7 @@
 A player who has lost track (a filtered mail, a busy week, the daily digest) writes
 `remind` and gets, for each running game that waits for them, the same game mail a move
 would have sent: their own view only, whose turn, what to type, and the reply address
-with their token. `waiting_games` is also what the daily digest (pbem.digest) lists.
+with their token. `waiting_games` is also what the daily digest (pbem.policy.digest) lists.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def remind(config: Config, player: Player, here: Table | None = None) -> list[st
         return []
     mailed = [w for w in waiting if here is None or w.table.game.id != here.game.id]
     for wait in mailed:
-        from pbem import conversation  # it reads waiting_games' tables: import late
+        from pbem.policy import conversation
         table = Table.load(wait.table.game.id)  # the game's lock: the seat's cursor moves
         conversation.tell(config, table, wait.seat, [REMINDER])
     listed = ", ".join(f"#{w.table.game.id} {w.table.engine.title}"

@@ -12,7 +12,7 @@ tells them nothing they may not know:
   visible through the bounce of it;
 - without the address and without the relay's words (players do not see each other's
   addresses; the relay's answer often quotes it);
-- at most once a day per game and player (pbem.mail.notices).
+- at most once a day per game and player (pbem.policy.notices).
 
 The operator hears of every bounce in the log and in `pbem status` (pbem.mail.outbox).
 """
@@ -22,9 +22,9 @@ from __future__ import annotations
 import datetime as dt
 
 from pbem.config import Config
-from pbem.mail import notify
-from pbem.mail.notices import once_a_day
 from pbem.play import Table, display_name
+from pbem.policy import letters
+from pbem.policy.notices import once_a_day
 from pbem.store import Game, Outbox
 
 
@@ -42,7 +42,7 @@ def tell_of_bounce(config: Config, mail: Outbox, now: dt.datetime) -> int:
     name = display_name(bouncing.name)
     others = {s.player.email: s.player for s in table.seats if s.player_id != bouncing.id}
     for player in others.values():
-        notify.note(config, (player.name, player.email),
+        letters.note(config, player,
                     f"[pbem] game #{table.game.id}: mail to {name} bounces", [
                         f"pbem's mail to {name} in game #{table.game.id} was refused by "
                         f"their mail server, so {name} may not know that the game waits "

@@ -15,8 +15,8 @@ header forged further down, or one naming another server, is never read.
 
 A refused mail is never answered: a reply would go to the forged address (backscatter).
 The pipeline records the refusal as the mail's outcome, counts it by reason
-(pbem.mail.refusals), and tells the player whose address or reply token the mail used,
-at their registered address and at most once a day (pbem.mail.notices).
+(pbem.intake.refusals), and tells the player whose address or reply token the mail used,
+at their registered address and at most once a day (pbem.policy.notices).
 
 This trusts the topmost header only because the MTA put it there: with the check on,
 pbem's listener must be reachable by the MTA alone (LMTP or SMTP on loopback).
@@ -33,7 +33,7 @@ FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 
 def dmarc_refusal(message: Message, authserv_id: str, sender: str) -> tuple[str, str] | None:
-    """Why the mail must stop here: (the reason's word in pbem.mail.refusals.REASONS, the
+    """Why the mail must stop here: (the reason's word in pbem.intake.refusals.REASONS, the
     outcome in words); None when it may go on."""
     header = our_header(message, authserv_id)
     if header is None:
@@ -85,3 +85,18 @@ def _header_from(result) -> str:
         if str(prop.type).lower() == "header" and str(prop.name).lower() == "from":
             return str(prop.value).strip().lower().rpartition("@")[2]
     return ""
+
+
+def authentication_failure(message, authserv_id: str) -> str | None:
+    """With PBEM_AUTHSERV_ID set: 'DMARC fail' or 'SPF fail' when our MTA found so (a
+    confirmation request would go to someone who never wrote); None otherwise."""
+    if not authserv_id:
+        return None
+    header = our_header(message, authserv_id)
+    if header is None or isinstance(header, str):
+        return None  # the DMARC step decides about mail that did not come through the MTA
+    for result in header.results:
+        method, verdict = str(result.method).lower(), str(result.result or "").lower()
+        if method in ("dmarc", "spf") and verdict == "fail":
+            return f"{method.upper()} fail"
+    return None

@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 
 from pbem.config import Config
-from pbem.mail import refusals
+from pbem.intake import refusals
 from pbem.store import Inbound, Outbox, transaction
 from pbem.store.models import utcnow
 

@@ -2,7 +2,7 @@
 chose it (`digest on`) instead of a mail after each move.
 
 What a digest player still gets at once (decided by the conversation policy,
-`pbem.conversation`, the one place that decides who is mailed): the answer to their own mail (their move's
+`pbem.policy.conversation`, the one place that decides who is mailed): the answer to their own mail (their move's
 confirmation, an error), a game's start and end, invitations and confirmations, comments
 (`say`) and undo requests, mail they ask for (`board`, `remind`), the game clock's
 reminders and timeouts, and a turn with less than a day to its deadline (a reaction
@@ -22,13 +22,14 @@ import datetime as dt
 import logging
 from urllib.parse import quote
 
-from pbem import clock, conversation
+from pbem import clock
 from pbem.config import Config
-from pbem.mail import compose, notify
+from pbem.mail import compose, words
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
-from pbem.remind import WaitingGame, waiting_games
+from pbem.policy import conversation
+from pbem.policy.remind import WaitingGame, waiting_games
 from pbem.store import Player, transaction
 from pbem.timekeeping import controls, display
 
@@ -98,13 +99,13 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
     table, seat = Table.load(wait.table.game.id), wait.seat
     engine, game = table.engine, table.game
     address = reply_address(seat_token(config.secret_key, game.id, seat), config.domain)
-    subject = "Re: " + notify.subject(table)
+    subject = "Re: " + words.subject(table)
     return {
-        "id": game.id, "title": engine.title, "subject": notify.subject(table),
+        "id": game.id, "title": engine.title, "subject": words.subject(table),
         "news": conversation.news(table, seat),
-        "players": notify.players_line(table, seat),
-        "diagram": engine.text_diagram(notify.named_view(table, seat)).rstrip("\n"),
-        "status": notify.status(table, seat),
+        "players": words.players_line(table, seat),
+        "diagram": engine.text_diagram(words.named_view(table, seat)).rstrip("\n"),
+        "status": words.status(table, seat),
         "prompt": engine.prompt(table.state, seat, names=table.names),
         "since": controls.when(wait.since) if wait.since else "",
         "clock": display.clock_line(table, seat, now),  # their own time, and what is public

@@ -28,7 +28,7 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
 
 from pbem.config import Config, host_port
-from pbem.mail.pipeline import TemporaryFailure, receive
+from pbem.intake.pipeline import TemporaryFailure, receive
 
 
 class PipelineHandler:

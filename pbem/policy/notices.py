@@ -12,7 +12,7 @@ the address the mail came from (that one may be forged, and an answer would be
 backscatter; it quotes nothing the sender wrote):
 
 - `tell_of_unauthenticated`: a mail in their name (their reply token, or their address
-  as From) failed the DMARC check at our MTA (pbem.mail.authentication);
+  as From) failed the DMARC check at our MTA (pbem.intake.authentication);
 - `tell_of_other_address`: a mail with their reply token came from an address pbem does
   not know, and how to add a second address (`address add ...`).
 """
@@ -24,11 +24,10 @@ import datetime as dt
 from peewee import IntegrityError
 
 from pbem import clock
-from pbem.commands import owner_of
 from pbem.config import Config
-from pbem.mail import notify
-from pbem.mail.inbound import InboundMail
 from pbem.mail.tokens import read_route
+from pbem.players import owner_of
+from pbem.policy import letters
 from pbem.store import Player, Seat, database
 from pbem.store.models import Notice
 
@@ -53,7 +52,7 @@ def once_a_day(key: str, now: dt.datetime | None = None) -> bool:
     return True
 
 
-def tell_of_unauthenticated(config: Config, mail: InboundMail) -> bool:
+def tell_of_unauthenticated(config: Config, mail) -> bool:
     """Tell the player the mail claimed to come from, or was sent to the reply token
     of, that it failed the sender check; True when a notice was queued."""
     player, game_id = _claimed_player(config, mail)
@@ -61,7 +60,7 @@ def tell_of_unauthenticated(config: Config, mail: InboundMail) -> bool:
         return False
     about = (f"a mail to your reply address for game #{game_id}" if game_id is not None
              else f"a mail from your address {player.email}")
-    notify.note(config, (player.name, player.email), "[pbem] a mail in your name was not read", [
+    letters.note(config, player, "[pbem] a mail in your name was not read", [
         f"pbem received {about}, but our mail server could not confirm that it really came "
         f"from you (its sender check, DMARC, did not pass). pbem did not read it and did "
         f"not answer it.",
@@ -79,7 +78,7 @@ def tell_of_other_address(config: Config, player: Player, sender: str, game_id: 
     pbem, and how to add it; True when a notice was queued."""
     if not once_a_day(f"other-address:player:{player.id}"):
         return False
-    notify.note(config, (player.name, player.email), "[pbem] a mail from another address was ignored", [
+    letters.note(config, player, "[pbem] a mail from another address was ignored", [
         f"pbem received a mail to your reply address for game #{game_id} from {sender}, "
         f"which is not the address pbem knows for you ({player.email}). pbem ignored it "
         f"and sent no answer to {sender}.",
@@ -92,7 +91,7 @@ def tell_of_other_address(config: Config, player: Player, sender: str, game_id: 
     return True
 
 
-def _claimed_player(config: Config, mail: InboundMail) -> tuple[Player | None, int | None]:
+def _claimed_player(config: Config, mail) -> tuple[Player | None, int | None]:
     """The registered player a mail speaks for: the seat of a valid reply token among its
     recipients, else the confirmed player whose address is its From."""
     for address in mail.recipients:

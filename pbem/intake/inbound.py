@@ -3,10 +3,10 @@
 Everything here reads mail from strangers, so nothing here raises: a header Python cannot
 parse reads raw (an address header it cannot parse reads as no address), a charset nobody
 knows reads as UTF-8, bytes that do not decode become U+FFFD, and a missing header reads
-as ''. Deciding what to do with the mail is the pipeline's business (pbem.mail.pipeline);
+as ''. Deciding what to do with the mail is the pipeline's business (pbem.intake.pipeline);
 this module only says what the mail is.
 
-Cost: `parse_mail` reads the header section only (bounded by pbem.mail.prescan), which is
+Cost: `parse_mail` reads the header section only (bounded by pbem.intake.prescan), which is
 all the pipeline needs to decide who sent the mail and whether to answer it; the body's
 MIME structure is parsed by `reply_text` alone, for a confirmed player's mail that passed
 the prescan. A stranger's mail is never parsed further than its headers.
@@ -29,7 +29,7 @@ from functools import lru_cache
 import html2text
 import mailparser_reply
 
-from pbem.mail.prescan import header_end
+from pbem.intake.prescan import header_end
 
 #: Languages whose reply headers ("On … wrote:", "Von: … Gesendet: …") and signatures
 #: mail-parser-reply should look for. Not more: each language adds signature openers that
@@ -111,6 +111,14 @@ class InboundMail:
     subject: str
     replied_to: list[str]  # In-Reply-To, then References newest first
     size: int
+
+    # What a command reads below its line (`annotate`: the record), asked of the mail
+    # itself so that the commands need not know how mail is read.
+    def body_text(self) -> str:
+        return body_text(self)
+
+    def text_attachments(self) -> list[str]:
+        return text_attachments(self)
 
 
 def parse_mail(raw: bytes, envelope_sender: str | None = None,

@@ -17,7 +17,7 @@ about what copying the mail does, whatever is in it:
 
 The limits are far above anything a mail client writes (a reply with a forwarded mail
 and a few attachments has 3-6 multiparts and a dozen parts). The pipeline refuses a mail
-over any of them unread (pbem.mail.pipeline.refuse_unreadable).
+over any of them unread (pbem.intake.pipeline.refuse_unreadable).
 """
 
 from __future__ import annotations

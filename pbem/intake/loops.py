@@ -1,0 +1,69 @@
+"""Answers that could feed a loop with a robot on the other end, limited:
+
+    error replies at most PBEM_ERROR_REPLIES_PER_HOUR an hour to one address: a vacation
+                  responder that marks nothing gets a few, then silence for the hour
+    echoes        a mail that repeats, word for word, our last mail to its sender (an
+                  autoresponder quoting us) is not answered
+
+Both read an index (inbound.sender with its time; outbox.recipient), so a check costs a
+mail about what reading one row does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import re
+
+from peewee import fn
+
+from pbem.intake.inbound import written_text
+from pbem.store import Inbound, Outbox
+from pbem.store.models import utcnow
+from pbem.store.prepared import Prepared
+
+HOUR = dt.timedelta(hours=1)
+ERROR_ANSWERED = "answered: error"  # the outcome of a mail whose answer said only what failed
+ECHO_MIN = 40  # characters: a shorter mail of ours (none is) is not worth comparing
+
+_ERROR_ANSWERED_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
+                                 .where((Inbound.sender == address) & (Inbound.received >= since)
+                                        & Inbound.outcome.startswith(ERROR_ANSWERED)))
+
+
+def error_replies_last_hour(address: str, now: dt.datetime | None = None) -> int:
+    """Mails from `address` within the hour that were answered only with what failed."""
+    since = (now or utcnow()) - HOUR
+    return _ERROR_ANSWERED_SINCE.scalar(address, since)
+
+
+def repeats_our_last_mail(address: str, text: str) -> bool:
+    """Whether `text` (what the sender wrote) holds, word for word, the whole text of our
+    last mail to them: an autoresponder sending us back what we sent.
+
+    A text shorter than ECHO_MIN cannot hold a mail of ours that is worth comparing, so
+    a move ("#12 F6") is let through without reading and parsing our last mail (which
+    cost more than the rest of the move)."""
+    theirs = _words(text)
+    if len(theirs) < ECHO_MIN:
+        return False
+    last = (Outbox.select(Outbox.message).where(Outbox.recipient == address)
+            .order_by(Outbox.id.desc()).first())
+    if last is None:
+        return False
+    ours = _words(written_text(_plain_text(bytes(last.message))))  # read as theirs is
+    return len(ours) >= ECHO_MIN and ours in theirs
+
+
+def _plain_text(raw: bytes) -> str:
+    """The text part of a mail we wrote (pbem.mail.compose: text and HTML)."""
+    try:
+        part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
+        return part.get_content() if part is not None else ""
+    except Exception:  # our own mail; but an old row of another version must not stop intake
+        return ""
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\S+", text))

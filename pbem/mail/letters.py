@@ -1,0 +1,90 @@
+"""Game mails composed and queued: each written from one seat's view only.
+
+Whom to mail, and when, is decided by the conversation policy (pbem.policy.conversation); this
+module writes what it is given. The news is each ply as the engine lets that seat read
+it (`visible_notation`, gathered by the policy), the diagram is drawn from `view(state,
+seat)`, and the prompt is the engine's, so nobody reads what they may not see.
+"""
+
+from __future__ import annotations
+
+from notation.record import format_record
+from pbem.config import Config
+from pbem.mail import compose
+from pbem.mail.outbox import queue
+from pbem.mail.tokens import play_token, reply_address, seat_token
+from pbem.mail.words import named_view, players_line, public_status, status, subject
+from pbem.play import Table, display_name
+
+
+def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: str = "",
+              report=None, notes: list[str] | tuple = (),
+              in_reply_to: str | None = None):
+    """The mail for `seat`: news, diagram, whose turn, what to do; the record at the end."""
+    engine, game = table.engine, table.game
+    finished = game.status == "finished"
+    view_seat = None if finished else seat  # after the end, everything is shown
+    diagram = engine.text_diagram(named_view(table, view_seat)) if table.state else ""
+    waits = game.status == "running" and seat in table.to_act
+    prompt = engine.prompt(table.state, seat, names=table.names) if waits else ""
+    identity = engine.identity(table.state, seat) if table.state is not None else None
+    context = {
+        "report": report, "notes": list(notes), "news": news, "identity": identity or "",
+        "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
+        "clock": clock, "move_number": table.next_number, "finished": finished,
+        "game": {"id": game.id, "title": engine.title}, "dealt": engine.dealt,
+        "players": players_line(table, seat),
+        "url": f"{config.web_url}/games/{game.id}",
+        "record": format_record(table.record()) if finished else "",
+        "seed": game.seed if finished else "", "commitment": game.commitment,
+    }
+    player = table.seats[seat].player
+    context["play_url"] = seat_page_url(config, table, seat)
+    token = seat_token(config.secret_key, game.id, seat)
+    return compose.build(config, (player.name, player.email), subject(table), "game", context,
+                         reply_to=reply_address(token, config.domain), game_id=game.id,
+                         ply=game.shown_plies, seat=seat, in_reply_to=in_reply_to)
+
+
+def seat_page_url(config: Config, table: Table, seat: int) -> str:
+    """The private link to the seat's page (pbem.web.seat_page), while the game is not
+    over and unless the player chose `web off`; else ''."""
+    if table.game.status in ("finished", "cancelled") or not table.seats[seat].player.web:
+        return ""
+    return f"{config.web_url}/play/{play_token(config.secret_key, table.game.id, seat)}"
+
+
+def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
+    message = game_mail(config, table, seat, **kwargs)
+    queue(message, table.seats[seat].player.email, table.game)
+
+
+def send_follower_mail(config: Config, table: Table, shown, follower, news: list[str]) -> None:
+    """A spectator's mail (`follow N`): the public view only, drawn from `view(state,
+    None)` of the game as the public may know it (as_public), the public news since
+    their last mail; everything once the game is over, as on its page."""
+    engine, game = table.engine, table.game
+    finished = game.status == "finished"
+    state = table.state if finished else engine.from_json(shown.state)
+    view = engine.view(state, None)
+    view["names"] = [display_name(name) for name in table.names]
+    context = {
+        "news": news, "diagram": engine.text_diagram(view).rstrip("\n"),
+        "status": public_status(table, shown), "game": {"id": game.id, "title": engine.title},
+        "players": ", ".join(f"{engine.seat_label(state, n)} {display_name(name)}"
+                             for n, name in enumerate(table.names)),
+        "url": f"{config.web_url}/games/{game.id}", "finished": finished,
+    }
+    message = compose.build(config, (follower.name, follower.email), subject(table),
+                            "follow", context, reply_to=config.address, game_id=game.id,
+                            ply=shown.plies)
+    queue(message, follower.email, game)
+
+
+def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],
+         reply_to: str | None = None, in_reply_to: str | None = None):
+    """A plain mail that is not about one game's position (an answer, an invitation, a
+    notice), as the policy (pbem.policy.letters) decided it should go."""
+    message = compose.build(config, to, subject_line, "note", {"paragraphs": paragraphs},
+                            reply_to=reply_to, in_reply_to=in_reply_to)
+    queue(message, to[1])

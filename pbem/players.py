@@ -1,0 +1,57 @@
+"""Who a player is: the row behind an address, a confirmed second address, or a bot.
+
+Mail in (pbem.intake), the commands, the operator's tools and the policy all ask the
+same questions, so they are answered here, once: whose address this is (`owner_of`),
+the player for an address seen for the first time (`player_for`, created unconfirmed),
+a bot's player row (`bot_player`), and a display name as a player may write it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem import bots
+from pbem.store import Address, Player
+
+NAME = re.compile(r"^[\w][\w .'-]{0,29}$")
+
+
+def player_for(email: str, name: str = "") -> Player:
+    """The player with this address (or a second address of theirs), created
+    (unconfirmed) on first sight; for `bot:LEVEL`, that bot."""
+    level = bots.bot_level(email)
+    if level is not None:
+        return bot_player(level)
+    email = email.lower()
+    player = owner_of(email)
+    if player is None:
+        player = Player.create(email=email, name=clean_name(name) or email.split("@")[0])
+    return player
+
+
+def owner_of(email: str) -> Player | None:
+    """The player whose address, or confirmed second address, this is."""
+    email = email.lower()
+    player = Player.get_or_none(Player.email == email)
+    if player is not None:
+        return player
+    alias = (Address.select(Address, Player).join(Player)
+             .where((Address.email == email) & Address.confirmed).first())
+    return alias.player if alias is not None else None
+
+
+def bot_player(level: str) -> Player:
+    """The player row of the bot of `level`, created on first use: confirmed, named
+    "Bot (hard)", never mailed (pbem.policy) and never invited."""
+    address = bots.bot_address(level)
+    player = Player.get_or_none(Player.email == address)
+    if player is None:
+        player = Player.create(email=address, name=bots.bot_name(level), confirmed=True)
+    return player
+
+
+def clean_name(name: str) -> str:
+    """A display name as written (spaces folded, at most 30 characters), or '' when it is
+    not one a player may have (no '@', no control characters)."""
+    name = " ".join(name.split())[:30]
+    return name if NAME.match(name) else ""

@@ -1,0 +1,88 @@
+"""Mail to addresses that may never have written to pbem: invitations to a game or a
+tournament, the request to confirm a new address, and a second address's confirmation.
+
+Each could make pbem a tool for mailing strangers, so each is checked here against the
+limits on such mail (pbem.policy.limits) before anything is created, and written here:
+`refusal(...)` says why not (for the writer to read), or None; the caller then creates
+its game, tournament or request and calls the matching function below. Nothing the
+inviter wrote reaches the invited but their name and address and the game's options.
+"""
+
+from __future__ import annotations
+
+from pbem.config import Config
+from pbem.mail.tokens import confirm_token, reply_address, seat_token
+from pbem.mail.words import subject
+from pbem.play import Table
+from pbem.policy import limits
+from pbem.policy.letters import note
+from pbem.store import Player
+
+GAME, TOURNAMENT, ADDRESS, CONFIRMATION = "game", "tournament", "address", "confirmation"
+STRANGER = ("You got this because someone typed your address; if you do not know them, "
+            "ignore this mail and nothing more will come.")
+
+
+def refusal(config: Config, kind: str, inviter: Player | None = None,
+            addresses: list[str] = ()) -> str | None:
+    """Why `inviter` may not have pbem write to `addresses` now (a `kind` of mail from
+    this module), for them to read; None if they may."""
+    if kind == GAME:
+        return limits.invitation_refusal(config, inviter, list(addresses))
+    if kind == TOURNAMENT:
+        return limits.tournament_invitation_refusal(config, inviter, list(addresses))
+    if limits.unconfirmed_cap_reached(config):  # an address's or a sender's confirmation
+        return limits.CAP_WORDS
+    return None
+
+
+def to_game(config: Config, table: Table, seat: int, options: str) -> bool:
+    """The invitation to a seat of a game being created (`new onyx with …`)."""
+    player, host = table.seats[seat].player, table.seats[0].player
+    token = seat_token(config.secret_key, table.game.id, seat)
+    return note(config, player, subject(table), [
+        f"{host.name} <{host.email}> invites you to play {table.engine.title} ({options}) "
+        f"with {', '.join(table.names)}.",
+        "Reply to this mail with `accept` or `decline` on the first line.",
+        STRANGER,
+    ], reply_to=reply_address(token, config.domain))
+
+
+def to_tournament(config: Config, tournament, entrant, request_id: int, subject: str,
+                  description: str) -> bool:
+    """The invitation to a tournament: a reply token of its own, answered like a game's."""
+    token = confirm_token(config.secret_key, request_id)
+    names = ", ".join(e.player.name for e in tournament.entrants.order_by("number"))
+    organiser = tournament.organiser
+    return note(config, entrant.player, subject, [
+        f"{organiser.name} <{organiser.email}> invites you to tournament #{tournament.id}: "
+        f"{description}, with {names}.",
+        "Each round's games are ordinary games by mail, with their clocks; the next round "
+        "starts when the last game of a round has ended, and everyone gets the standings.",
+        "Reply to this mail with `accept` or `decline` on the first line.",
+        STRANGER,
+    ], reply_to=reply_address(token, config.domain))
+
+
+def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str) -> bool:
+    """A first mail from an address: ask once whether it is really theirs. Nothing the
+    sender wrote (not even the Subject): the From may be a victim's, and pbem must not
+    carry a forger's text to them."""
+    token = confirm_token(config.secret_key, request_id)
+    return note(config, player, "[pbem] please confirm", [
+        f"Someone, probably you, sent pbem a mail from {player.email}.",
+        "Before pbem acts on mail from a new address, it asks once: reply to this mail "
+        "(anything will do) and your mail will be carried out.",
+        "If it was not you, ignore this mail; nothing more will come.",
+    ], reply_to=reply_address(token, config.domain), in_reply_to=in_reply_to)
+
+
+def to_confirm_address(config: Config, player: Player, address: str, request_id: int) -> bool:
+    """`address add`: the new address is asked whether it is the player's."""
+    token = confirm_token(config.secret_key, request_id)
+    return note(config, (player.name, address), "[pbem] is this your address?", [
+        f"The pbem player {player.name} asked to receive and send game mail from this "
+        f"address too.",
+        "If this address is yours, reply to this mail (anything will do). If not, ignore "
+        "it; nothing more will come.",
+    ], reply_to=reply_address(token, config.domain))

@@ -1,0 +1,67 @@
+"""Every mail that is not a game's position, decided here: answers to a player's own
+mail, what the operator did to their games, tournament news, an expired seek.
+
+`note` is the door they all go through (and so do the invitations, pbem.policy.
+invitations, and the notices, pbem.policy.notices): a bot reads no mail and is never
+written to. The other functions say who hears of a thing; the words are the caller's,
+and mail out (pbem.mail.letters) writes and queues them.
+"""
+
+from __future__ import annotations
+
+from pbem.bots import is_bot
+from pbem.config import Config
+from pbem.mail import letters
+from pbem.store import Player
+
+
+def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs: list[str],
+         reply_to: str | None = None, in_reply_to: str | None = None) -> bool:
+    """A plain mail to a player (or to a name and an address); False when nobody is
+    mailed: a bot (`bot:hard`) needs no invitation and reads no answer."""
+    name, address = (to.name, to.email) if isinstance(to, Player) else to
+    if is_bot(address):
+        return False
+    letters.note(config, (name, address), subject, paragraphs, reply_to=reply_to,
+                 in_reply_to=in_reply_to)
+    return True
+
+
+def answer(config: Config, player: Player, subject: str, paragraphs: list[str],
+           in_reply_to: str | None = None) -> bool:
+    """The answer to a player's own mail (their commands to `pbem@`, an invitation's
+    reply): it goes to the writer, in the thread of what they wrote."""
+    return note(config, player, subject, paragraphs, in_reply_to=in_reply_to)
+
+
+def refused_mail(config: Config, sender: str, subject: str, paragraphs: list[str],
+                 in_reply_to: str | None = None) -> bool:
+    """A mail that was not read (too large, malformed): a player we know is told why;
+    a stranger gets nothing (their From may be anyone's)."""
+    player = Player.get_or_none(Player.email == sender)
+    if player is None or not player.confirmed:
+        return False
+    return note(config, player, subject, paragraphs, in_reply_to=in_reply_to)
+
+
+def games_moved(config: Config, player: Player, old_address: str, games: list[int]) -> bool:
+    """The operator merged an old address into this player's (`pbem admin merge`)."""
+    return note(config, player, "[pbem] your games moved", [
+        f"The administrator moved your games from {old_address} to this address: "
+        f"{', '.join(f'#{n}' for n in games)}. Reply to their mails from here; mail from "
+        f"the old address is no longer taken as yours."])
+
+
+def seek_expired(config: Config, seek, description: str) -> bool:
+    """Nobody joined a seek in time: its writer is told."""
+    return note(config, seek.player, f"[pbem] seek #{seek.id} expired", [
+        f"Nobody joined your seek #{seek.id} ({description}); it has expired. Post it "
+        f"again with `seek {seek.engine} …`."])
+
+
+def tournament_news(config: Config, tournament, subject: str, paragraphs: list[str]) -> int:
+    """A tournament's news (a round begun, the standings, its end or cancellation): one
+    mail to each player who accepted, and to the organiser; returns how many."""
+    people = {e.player_id: e.player for e in tournament.entrants if e.answer == "accepted"}
+    people.setdefault(tournament.organiser_id, tournament.organiser)
+    return sum(note(config, player, subject, paragraphs) for player in people.values())
