@@ -12,6 +12,7 @@
     pbem arena GAME --players bot:hard,bot:normal [--games N] [--seats N]   bots' win shares
     pbem ingest < MESSAGE                one mail from an MTA pipe (exit 75: try later)
     pbem deliver                         send what is due in the outbox now
+    pbem outbox [list|retry|drop|bounces|clear] ...   the mail waiting, given up, bouncing
     pbem export ID [--format record|sgf|svg|html] [--output FILE]   a game, as the web has it
     pbem export --all [--game GAME] --output FILE.zip   every finished game's record
     pbem admin cancel|adjudicate|ban|unban|bans|merge|forget ...   the operator's tools
@@ -36,6 +37,7 @@ from notation.record import RecordSyntaxError, format_record, parse_records
 from pbem import __version__
 from pbem.bots import NotABot, is_bot
 from pbem.competition.command import add_commands as competition_commands  # light too
+from pbem.outbox_command import add_commands as outbox_commands  # light too
 from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
@@ -158,6 +160,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _admin_parser(commands)
     competition_commands(commands)
+    outbox_commands(commands)
     return parser
 
 

@@ -63,6 +63,7 @@ class Config:
     keep_unanswered_days: int = 7                # PBEM_KEEP_UNANSWERED_DAYS: strangers' …
     keep_player_days: int = 365                  # PBEM_KEEP_PLAYER_MAIL_DAYS
     keep_sent_days: int = 30                     # PBEM_KEEP_SENT_MAIL_DAYS: delivered mail
+    bounce_threshold: int = 3                    # PBEM_BOUNCE_THRESHOLD: days of hard bounces
 
     @property
     def address(self) -> str:
@@ -248,6 +249,7 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_KEEP_UNANSWERED_DAYS": _whole(1, optional=True),
     "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1, optional=True),
     "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1, optional=True),
+    "PBEM_BOUNCE_THRESHOLD": _whole(1, optional=True),
 }
 
 #: Values never repeated in a message: they are secrets.
@@ -291,7 +293,8 @@ HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
            "error_replies_per_hour": "PBEM_ERROR_REPLIES_PER_HOUR",
            "keep_unanswered_days": "PBEM_KEEP_UNANSWERED_DAYS",
            "keep_player_days": "PBEM_KEEP_PLAYER_MAIL_DAYS",
-           "keep_sent_days": "PBEM_KEEP_SENT_MAIL_DAYS"}
+           "keep_sent_days": "PBEM_KEEP_SENT_MAIL_DAYS",
+           "bounce_threshold": "PBEM_BOUNCE_THRESHOLD"}
 
 
 def _hostile_settings(get) -> dict[str, int]:

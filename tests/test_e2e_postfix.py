@@ -171,6 +171,25 @@ def test_a_game_through_postfix_survives_a_worker_restart_without_loss_or_duplic
     assert "Traceback" not in "".join(worker.output)
 
 
+def test_a_mail_postfix_accepts_and_then_bounces_comes_back_as_a_counted_bounce(
+        site, mta, worker, dovecot):
+    """Mail out through Postfix (deploy's set-up): Postfix accepts carol's start mail,
+    then Dovecot has no such mailbox. Postfix's own delivery report goes to the mail's
+    return path (pbem-bounce+…@), which the transport map hands back to the worker by
+    LMTP; pbem reads it and counts the bounce (`pbem outbox bounces` shows it)."""
+    postfix = mta("lmtp")
+    worker.start()
+    carol = f"carol@{PLAYERS_DOMAIN}"  # not one of Dovecot's users
+    worker.pbem("new", "onyx", "--player", ALICE, "--player", carol)
+    wait_for(lambda: "status=bounced" in postfix.log_path.read_text(),
+             "Postfix to bounce carol's mail", log=postfix.log)
+    bounces = wait_for(lambda: [line for line in worker.pbem("outbox", "bounces").stdout
+                                .decode().splitlines() if line.startswith(carol)],
+                       "pbem to count carol's bounce", log=lambda: postfix.log() + worker.log())
+    assert "1 day of hard bounces" in bounces[0] and "still mailed" in bounces[0]
+    assert "Traceback" not in "".join(worker.output)
+
+
 def test_the_web_unit_serves_the_archive_under_gunicorn(site):
     """deploy/systemd/pbem-web.service as installed: gunicorn on PBEM_HTTP."""
     web = PbemService(site, "systemd/pbem-web.service")

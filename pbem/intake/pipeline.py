@@ -1,6 +1,7 @@
 """The inbound pipeline: every received mail goes through the same short list of steps.
 
-    record → drop duplicates → ignore robots → limit floods → refuse what failed DMARC
+    record → drop duplicates → take delivery reports (to a mail's own return path) →
+    ignore robots → limit floods → refuse what failed DMARC
     at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized or malformed mail →
     route (by reply token) → authenticate (token + registered From) → extract the text →
     ignore echoes of our own mail → run the commands (an error reply at most a few times
@@ -34,7 +35,7 @@ from pbem.commands import Speaker, command_lines, run_game_mail, run_global_mail
 from pbem.commands.account import confirm_address
 from pbem.commands.tournaments import answer_invitation
 from pbem.config import Config
-from pbem.intake import loops, refusals
+from pbem.intake import loops, refusals, reports
 from pbem.intake.authentication import authentication_failure, dmarc_refusal
 from pbem.intake.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
                                  robot_reason)
@@ -44,9 +45,9 @@ from pbem.logs import about_game, about_mail
 from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
 from pbem.mail.tokens import Route, read_route
 from pbem.players import owner_of, player_for
-from pbem.policy import invitations, letters, notices
+from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
-from pbem.store import Inbound, Player, Request, Seat, database, transaction
+from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
 from pbem.store.database import is_postgres
 from pbem.store.models import Ban, utcnow
 from pbem.store.prepared import Creates, Prepared
@@ -189,6 +190,14 @@ def drop_duplicate(intake: Intake) -> bool:
     return False
 
 
+def take_delivery_report(intake: Intake) -> bool:
+    """A mail to one of our return paths is a delivery report about a mail we sent
+    (pbem.intake.reports): its bounce is counted where the report is genuine. It is a
+    machine's, so it is never answered and never read as commands."""
+    outcome = reports.take_report(intake.config, intake.mail)
+    return intake.stop(outcome) if outcome else False
+
+
 def ignore_robots(intake: Intake) -> bool:
     """Auto-replies, bounces, lists and our own mail coming back get no answer; nor does
     an address (or domain) the operator banned (`pbem admin ban`)."""
@@ -307,10 +316,13 @@ def authenticate(intake: Intake) -> bool:
 def _ask_for_confirmation(intake: Intake) -> bool:
     """First mail from an address: ask once whether it is really theirs, run nothing."""
     player = intake.player
-    waiting = Request.select().where((Request.player == player) & (Request.kind == "confirm")
-                                     & Request.open).exists()
-    if waiting:  # one request per address: a forger cannot make us mail it again and again
-        return intake.stop("ignored: a confirmation is already waiting for an answer")
+    waiting = Request.get_or_none((Request.player == player) & (Request.kind == "confirm")
+                                  & Request.open)
+    if waiting is not None:
+        if not _request_undelivered(player.email):
+            # One request per address: a forger cannot make us mail it again and again.
+            return intake.stop("ignored: a confirmation is already waiting for an answer")
+        _drop_undelivered_request(intake.config, waiting)  # it never arrived: ask anew
     failed = authentication_failure(intake.mail.message, intake.config.authserv_id)
     if failed:  # our MTA says the From is someone else's: they must not hear from us
         return intake.stop(f"ignored: {failed} at {intake.config.authserv_id}, no "
@@ -320,6 +332,25 @@ def _ask_for_confirmation(intake: Intake) -> bool:
     request = Request.create(kind="confirm", player=player, inbound=intake.row)
     invitations.to_confirm(intake.config, player, request.id, intake.mail.message_id)
     return intake.stop("held: confirmation asked for")
+
+
+def _request_undelivered(address: str) -> bool:
+    """Whether our last mail to `address` (its confirmation request) was given up: a
+    request that never arrived must not keep the address waiting for a week."""
+    last = (Outbox.select(Outbox.failed).where(Outbox.recipient == address)
+            .order_by(Outbox.id.desc()).first())
+    return last is not None and last.failed is not None
+
+
+def _drop_undelivered_request(config: Config, request: Request) -> None:
+    """Close a confirmation request whose mail was given up; its held mail is not run."""
+    request.open = False
+    request.save()
+    if request.inbound_id is not None:
+        outcome = "expired: its confirmation request could not be delivered"
+        held = Inbound.get_by_id(request.inbound_id)
+        Inbound.update(outcome=outcome, kept_until=kept_until(config, held.received, outcome)
+                       ).where(Inbound.id == held.id).execute()
 
 
 def _confirm(intake: Intake, request: Request) -> bool:
@@ -363,6 +394,7 @@ def run_commands(intake: Intake) -> bool:
     nothing ends its loop there); beyond that, such a mail changes nothing and is not
     answered (its commands ran in a savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
+    bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail)
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
         if found is not None and found.game is not None:
@@ -392,5 +424,5 @@ def _invitation(found: Route | None) -> Request | None:
     return Request.get_or_none((Request.id == found.request) & (Request.kind == "tournament"))
 
 
-STEPS = (drop_duplicate, ignore_robots, limit_rate, require_dmarc, refuse_oversized,
-         refuse_malformed, route, authenticate, extract, ignore_echo, run_commands)
+STEPS = (drop_duplicate, take_delivery_report, ignore_robots, limit_rate, require_dmarc,
+         refuse_oversized, refuse_malformed, route, authenticate, extract, ignore_echo, run_commands)

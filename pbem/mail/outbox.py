@@ -38,6 +38,7 @@ from typing import Callable
 from pbem.config import Config
 from pbem.logs import about_mail
 from pbem.mail.relay import Refused, Relay, RelayUnavailable
+from pbem.mail.tokens import return_path
 from pbem.store import Game, Outbox, transaction
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
@@ -127,7 +128,9 @@ def retry_pause(attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(FIRST_RETRY * 2 ** (attempts - 1), LAST_RETRY))
 
 
-GaveUp = Callable[[Config, Outbox, dt.datetime], int]  # who else hears of it: how many
+# Who else hears of a mail given up (config, the row, now, why, whether the relay refused
+# it for good): how many were told.
+GaveUp = Callable[[Config, Outbox, dt.datetime, str, bool], int]
 
 
 def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
@@ -251,12 +254,13 @@ def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.dateti
 
     with about_mail(_message_id(message), mail.game_id):
         try:
-            transport.send(mail.recipient, message, handed_over)
+            transport.send(mail.recipient, message, handed_over,
+                           return_path(config.secret_key, mail.id, config.domain))
         except RelayUnavailable:  # not about this message: deliver_due holds them all
             raise
         except Refused as error:
             if error.permanent:
-                give_up(config, mail, now, str(error), transport.gave_up)
+                give_up(config, mail, now, str(error), transport.gave_up, permanent=True)
             else:
                 _retry(config, mail, now, error, transport.gave_up)
             return 0
@@ -298,7 +302,7 @@ def _retry(config: Config, mail: Outbox, now: dt.datetime, error: Exception,
 
 
 def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str,
-            gave_up: GaveUp | None = None) -> None:
+            gave_up: GaveUp | None = None, permanent: bool = False) -> None:
     """Never again: record it, tell the operator (log, `pbem status`), and whoever the
     policy says should hear of it (`gave_up`: the game's other players, where that
     tells them nothing secret)."""
@@ -306,7 +310,7 @@ def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str,
         Outbox.update(failed=now, attempts=mail.attempts + 1, claimed_until=None,
                       handed_over=None, last_error=why[:500]).where(Outbox.id == mail.id
                                                                     ).execute()
-        told = gave_up(config, mail, now) if gave_up is not None else 0
+        told = gave_up(config, mail, now, why, permanent) if gave_up is not None else 0
     log.error("gave up on mail to %s: %s%s", mail.recipient, why,
               f" (told {told} other player(s) of the game)" if told else "")
 
@@ -325,11 +329,12 @@ class Transport:
         self.relay = Relay(config) if config.smtp_relay else None
 
     def send(self, recipient: str, message: bytes,
-             handed_over: Callable[[], None] = lambda: None) -> None:
+             handed_over: Callable[[], None] = lambda: None, sender: str = "") -> None:
+        """`sender`: the envelope's return path (the mail's own, for its bounces)."""
         if self.relay is None:
             mailbox.Maildir(self.config.maildir, create=True).add(message)
             return
-        self.relay.send(self.config.address, recipient, message, handed_over)
+        self.relay.send(sender or self.config.address, recipient, message, handed_over)
 
     def close(self) -> None:
         if self.relay is not None:

@@ -2,7 +2,9 @@
 
 A token names a seat of a game (`12-1-<mac>`: game 12, seat 1) or a pending confirmation
 (`c-5-<mac>`), signed with an HMAC under `PBEM_SECRET_KEY` so it cannot be guessed or
-forged. Tokens use only digits, lower-case letters and hyphens, so they survive MTAs that
+forged. Each mail we send also carries a return path of its own (VERP,
+`pbem-bounce+b-<outbox id>-<mac>@`): a delivery report that comes back later names the
+very mail that bounced, and a report nobody could sign changes nothing. Tokens use only digits, lower-case letters and hyphens, so they survive MTAs that
 lower-case addresses; they are read case-insensitively.
 """
 
@@ -79,3 +81,33 @@ def read_route(secret: str, address: str, domain: str) -> Route | None:
         route = Route(game=int(match["game"]), seat=int(match["seat"]) - 1)
     given = local[len("pbem+"):]
     return route if hmac.compare_digest(expected, given) else None
+
+
+BOUNCE_LOCAL = "pbem-bounce"
+BOUNCE_TOKEN = re.compile(r"^b-(?P<outbox>\d+)-(?P<mac>[a-z2-7]+)$")
+
+
+def return_path(secret: str, outbox_id: int, domain: str) -> str:
+    """The envelope sender of one queued mail: where its delivery report comes back."""
+    return f"{BOUNCE_LOCAL}+b-{outbox_id}-{_mac(secret, f'bounce/{outbox_id}')}@{domain}"
+
+
+def read_return_path(secret: str, address: str, domain: str) -> int | None:
+    """The outbox id a delivery report's recipient names, if it is a return path of ours
+    and genuine; None otherwise."""
+    local, _, host = address.strip().lower().rpartition("@")
+    if host != domain.lower() or not local.startswith(BOUNCE_LOCAL + "+"):
+        return None
+    match = BOUNCE_TOKEN.match(local[len(BOUNCE_LOCAL) + 1:])
+    if not match:
+        return None
+    outbox_id = int(match["outbox"])
+    expected = return_path(secret, outbox_id, domain).partition("@")[0]
+    return outbox_id if hmac.compare_digest(expected, local) else None
+
+
+def is_return_path(address: str, domain: str) -> bool:
+    """Whether mail to `address` is addressed to our return paths (genuine or not)."""
+    local, _, host = address.strip().lower().rpartition("@")
+    return host == domain.lower() and (local == BOUNCE_LOCAL
+                                       or local.startswith(BOUNCE_LOCAL + "+"))

@@ -1,7 +1,12 @@
-"""When a player's mail bounces for good, the game's other players may be told.
+"""When a player's mail bounces for good: the address's score, and the game's others.
 
-A player whose address the relay refuses (5xx: no such mailbox, mailbox full for good)
-no longer hears of the game, and their opponents wait for a move that cannot come.
+A mail bounces for good when our relay refuses it (5xx: no such mailbox, mailbox full
+for good; pbem.mail.outbox gives it up) or when a delivery report comes back later to the
+mail's own return path (a relay that accepted it first: pbem.intake.reports). Either
+way `bounced` counts it against the address (pbem.policy.bouncing: past a threshold no
+more mail goes to it) and tells the game's other players, where that is safe.
+
+A player whose mail bounces no longer hears of the game, and their opponents wait for a move that cannot come.
 They are told, so they can reach the player another way — but only where the notice
 tells them nothing they may not know:
 
@@ -23,9 +28,19 @@ import datetime as dt
 
 from pbem.config import Config
 from pbem.play import Table, display_name
-from pbem.policy import letters
+from pbem.policy import bouncing, letters
 from pbem.policy.notices import once_a_day
 from pbem.store import Game, Outbox
+
+
+def bounced(config: Config, mail: Outbox, now: dt.datetime, why: str = "",
+            permanent: bool = True) -> int:
+    """One of our mails bounced: counted against its address when the bounce was for
+    good (a mail that only timed out in our queue may be our relay's fault), and the
+    game's other players told where safe; returns how many were told."""
+    if permanent:
+        bouncing.count(config, mail.recipient, why, now)
+    return tell_of_bounce(config, mail, now)
 
 
 def tell_of_bounce(config: Config, mail: Outbox, now: dt.datetime) -> int:

@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pbem import clock
-from pbem.bots import is_bot
 from pbem.engines.base import CHANCE
 from pbem.export.public import as_public, shown_moves
 from pbem.mail import letters, words
 from pbem.play import Happening, Table, actor_name
+from pbem.policy.letters import reachable
 from pbem.policy.report import Report
 from pbem.store import Comment, Move, Player, Seat
 from pbem.store.models import Follow
@@ -152,7 +152,7 @@ def send(config, table: Table, seat: int, report: Report | None = None,
          notes: list[str] | tuple = (), in_reply_to: str | None = None) -> None:
     """The game mail for `seat`, with its news since its cursor; moves the cursor on.
     A bot's seat is never mailed (pbem.bot_turns moves for it)."""
-    if is_bot(table.seats[seat].player.email):
+    if not reachable(table.seats[seat].player.email):  # news waits at its cursor
         return
     lines = news(table, seat)
     clock_text = display.clock_line(table, seat)
@@ -218,6 +218,8 @@ def tell_followers(config, table: Table) -> None:
     shown = as_public(table.game)
     over = table.game.status == "finished"
     for follow in followers:
+        if not reachable(follow.player.email):
+            continue  # its cursor waits, as a player's does
         # Every public ply since the follower's last mail (`told`: the move log's ply),
         # numbered as everyone numbers them; once it is over, everything, in full.
         rows = list(shown_moves(shown, Move.ply, Move.shown, Move.seat, Move.text,

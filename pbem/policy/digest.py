@@ -29,6 +29,7 @@ from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.policy import conversation
+from pbem.policy.letters import reachable
 from pbem.policy.remind import WaitingGame, waiting_games
 from pbem.store import Player, transaction
 from pbem.timekeeping import controls, display
@@ -82,6 +83,8 @@ def _claim(player_id: int, day: dt.date) -> bool:
 
 
 def _queue_digest(config: Config, player: Player, day: dt.date, now: dt.datetime) -> int:
+    if not reachable(player.email):  # a bouncing address: the news waits at the cursors
+        return 0
     games = [game_entry(config, wait, now) for wait in waiting_games(player)]
     if not games:
         return 0

@@ -2,8 +2,9 @@
 mail, what the operator did to their games, tournament news, an expired seek.
 
 `note` is the door they all go through (and so do the invitations, pbem.policy.
-invitations, and the notices, pbem.policy.notices): a bot reads no mail and is never
-written to. The other functions say who hears of a thing; the words are the caller's,
+invitations, and the notices, pbem.policy.notices), and `reachable` is asked of every
+mail, game mail and digests too: a bot reads no mail and is never written to, and an
+address our mail bounces from (pbem.policy.bouncing) gets nothing until it works again. The other functions say who hears of a thing; the words are the caller's,
 and mail out (pbem.mail.letters) writes and queues them.
 """
 
@@ -12,15 +13,22 @@ from __future__ import annotations
 from pbem.bots import is_bot
 from pbem.config import Config
 from pbem.mail import letters
+from pbem.policy import bouncing
 from pbem.store import Player
+
+
+def reachable(address: str) -> bool:
+    """Whether any mail may go to `address`: not a bot's, not marked bouncing."""
+    return not is_bot(address) and bouncing.may_mail(address)
 
 
 def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs: list[str],
          reply_to: str | None = None, in_reply_to: str | None = None) -> bool:
     """A plain mail to a player (or to a name and an address); False when nobody is
-    mailed: a bot (`bot:hard`) needs no invitation and reads no answer."""
+    mailed: a bot (`bot:hard`) needs no invitation and reads no answer, and an address
+    that bounces is not written to."""
     name, address = (to.name, to.email) if isinstance(to, Player) else to
-    if is_bot(address):
+    if not reachable(address):
         return False
     letters.note(config, (name, address), subject, paragraphs, reply_to=reply_to,
                  in_reply_to=in_reply_to)

@@ -258,6 +258,18 @@ class Ban(BaseModel):
         return _BANNED.scalar(sender, domain) is not None
 
 
+class Bounce(BaseModel):
+    """An address our mail bounces from (pbem.policy.bounces): its score, one point a day
+    with a hard bounce (a 5xx at our relay, or a delivery report that came back later),
+    forgotten after a quiet month; past the threshold, `bouncing` says since when no mail
+    goes to it, until its player writes again or the operator clears it."""
+    address = CharField(unique=True)  # lower-case, as the outbox's recipient
+    score = IntegerField(default=0)
+    last = DateTimeField(default=utcnow)  # the latest bounce counted
+    reason = TextField(default="")  # the latest report's or relay's words, for the operator
+    bouncing = DateTimeField(null=True)  # past the threshold since; None: mail goes to it
+
+
 _BANNED = Prepared(lambda address, domain: Ban.select(SQL("1"))
                    .where(Ban.address.in_([address, domain])).limit(1))
 
@@ -396,6 +408,6 @@ Outbox.add_index(Outbox.index(Outbox.failed, name="outbox_failed")
 
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban, Refusal, Notice,
+          TimeControl, Clock, Vacation, Address, Ban, Bounce, Refusal, Notice,
           Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Annotation,
           Annotator)

@@ -1,0 +1,183 @@
+"""`pbem outbox`: the operator's view of the mail pbem sends, without SQL.
+
+    pbem outbox [--failed|--waiting|--sent|--all] [--address A] [--game N] [--older-than 2h]
+                                       what waits, what was given up and why
+    pbem outbox retry ID... | --address A | --all-failed
+                                       put given-up or waiting mail back, to go at once
+    pbem outbox drop ID...             remove mail not sent yet (it never goes)
+    pbem outbox bounces                the addresses our mail bounces from, and their scores
+    pbem outbox clear ADDRESS          mail goes to ADDRESS again (it bounced; now it works)
+
+A given-up mail is one the relay refused for good (5xx) or that waited five days; a
+bouncing address is one whose mail came back for good on PBEM_BOUNCE_THRESHOLD days
+(pbem.policy.bouncing). `retry` also takes an address off the bouncing list when it names
+one: the operator says it works again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+
+from pbem.engines.base import OptionError
+
+STATES = ("waiting", "failed", "sent")
+
+
+def add_commands(commands) -> None:
+    outbox = commands.add_parser("outbox", help="the mail waiting, given up or bouncing; "
+                                 "retry or drop it")
+    _filters(outbox)
+    outbox.set_defaults(run=_run, action="list")
+    actions = outbox.add_subparsers(title="outbox commands")
+    listing = actions.add_parser("list", help="list mail (the default)")
+    _filters(listing)
+    listing.set_defaults(run=_run, action="list")
+    retry = actions.add_parser("retry", help="send given-up or waiting mail again, at once")
+    retry.add_argument("ids", nargs="*", type=int, metavar="ID")
+    retry.add_argument("--address", help="every mail to ADDRESS not sent yet")
+    retry.add_argument("--all-failed", action="store_true", help="every given-up mail")
+    retry.set_defaults(run=_run, action="retry")
+    drop = actions.add_parser("drop", help="remove mail not sent yet; it never goes")
+    drop.add_argument("ids", nargs="+", type=int, metavar="ID")
+    drop.set_defaults(run=_run, action="drop")
+    actions.add_parser("bounces", help="the addresses our mail bounces from").set_defaults(
+        run=_run, action="bounces")
+    clear = actions.add_parser("clear", help="mail goes to ADDRESS again")
+    clear.add_argument("address", metavar="ADDRESS")
+    clear.set_defaults(run=_run, action="clear")
+
+
+def _filters(parser) -> None:
+    shown = parser.add_mutually_exclusive_group()
+    for state in STATES + ("all",):
+        shown.add_argument(f"--{state}", dest="state", action="store_const", const=state,
+                           help={"waiting": "only mail waiting to go", "failed": "only "
+                                 "mail given up", "sent": "only mail sent",
+                                 "all": "everything kept"}[state])
+    parser.add_argument("--address", help="only mail to ADDRESS")
+    parser.add_argument("--game", type=int, metavar="N", help="only game N's mail")
+    parser.add_argument("--older-than", metavar="AGE", help="only mail queued longer ago "
+                        "than AGE: 30m, 2h, 3d")
+    parser.add_argument("--limit", type=int, default=100, metavar="N",
+                        help="at most N lines, the newest (default 100)")
+
+
+def _run(args) -> int:
+    from pbem.config import Config
+    from pbem.status import missing_sqlite_file
+    from pbem.store import open_database, transaction
+    config = Config.from_environment(make_secret=False)
+    missing = missing_sqlite_file(config.database_url)
+    if missing:  # the wrong directory or settings: do not start an empty database
+        print(f"pbem outbox: {missing}", file=sys.stderr)
+        return 1
+    open_database(config.database_url)
+    try:
+        with transaction():
+            for line in ACTIONS[args.action](args):
+                print(line)
+    except (OptionError, ValueError) as error:
+        print(f"pbem outbox {args.action}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def listing(args) -> list[str]:
+    """One line a mail: id, queued, state, recipient, game, attempts, why."""
+    from pbem.store import Outbox
+    from pbem.store.models import utcnow
+    from pbem.timekeeping.controls import parse_span
+    rows = Outbox.select(Outbox.id, Outbox.created, Outbox.recipient, Outbox.game,
+                         Outbox.attempts, Outbox.sent, Outbox.failed, Outbox.last_error,
+                         Outbox.next_attempt)
+    state = getattr(args, "state", None)
+    if state is None:  # the operator's question: what has not gone, and why
+        rows = rows.where(Outbox.sent.is_null())
+    elif state == "waiting":
+        rows = rows.where(Outbox.sent.is_null() & Outbox.failed.is_null())
+    elif state == "failed":
+        rows = rows.where(Outbox.failed.is_null(False))
+    elif state == "sent":
+        rows = rows.where(Outbox.sent.is_null(False))
+    if args.address:
+        rows = rows.where(Outbox.recipient == args.address.strip().lower())
+    if args.game is not None:
+        rows = rows.where(Outbox.game == args.game)
+    if args.older_than:
+        rows = rows.where(Outbox.created < utcnow() - dt.timedelta(
+            seconds=parse_span(args.older_than)))
+    rows = list(rows.order_by(Outbox.id.desc()).limit(args.limit))
+    if not rows:
+        return ["no mail matches"]
+    return [_line(row) for row in reversed(rows)]
+
+
+def _line(row) -> str:
+    if row.sent is not None:
+        state = f"sent {row.sent:%Y-%m-%d %H:%M}"
+    elif row.failed is not None:
+        state = f"GIVEN UP {row.failed:%Y-%m-%d %H:%M}"
+    else:
+        state = f"waiting, next try {row.next_attempt:%Y-%m-%d %H:%M}"
+    game = f"game #{row.game_id}" if row.game_id else "no game"
+    why = f"  {row.last_error}" if row.last_error else ""
+    return (f"{row.id:>7}  {row.created:%Y-%m-%d %H:%M}  {row.recipient or '(forgotten)'}  "
+            f"{game}  {row.attempts} attempt{'' if row.attempts == 1 else 's'}  "
+            f"{state}{why}")
+
+
+def retry(args) -> list[str]:
+    """Back in the queue, to go at the deliverer's next run (the worker's, or `pbem
+    deliver`): its failure and claim forgotten, its attempts counted afresh."""
+    from pbem.policy import bouncing
+    from pbem.store import Outbox
+    from pbem.store.models import utcnow
+    unsent = Outbox.sent.is_null()
+    if args.ids:
+        chosen = unsent & Outbox.id.in_(args.ids)
+    elif args.address:
+        chosen = unsent & (Outbox.recipient == args.address.strip().lower())
+    elif args.all_failed:
+        chosen = unsent & Outbox.failed.is_null(False)
+    else:
+        raise ValueError("name the mail: IDs, --address A or --all-failed")
+    addresses = {row.recipient for row in Outbox.select(Outbox.recipient).where(chosen)}
+    count = (Outbox.update(failed=None, attempts=0, next_attempt=utcnow(), claimed_until=None,
+                           handed_over=None, last_error="").where(chosen).execute())
+    cleared = sorted(a for a in addresses if a and bouncing.clear(a))
+    return ([f"{count} mail{'' if count == 1 else 's'} back in the queue; `pbem deliver` "
+             f"sends them now, or the worker within a minute"]
+            + [f"{a} is no longer marked bouncing" for a in cleared])
+
+
+def drop(args) -> list[str]:
+    from pbem.store import Outbox
+    sent = {row.id for row in Outbox.select(Outbox.id).where(
+        Outbox.id.in_(args.ids) & Outbox.sent.is_null(False))}
+    count = Outbox.delete().where(Outbox.id.in_(args.ids) & Outbox.sent.is_null()).execute()
+    return ([f"{count} mail{'' if count == 1 else 's'} dropped"]
+            + [f"{i} was sent already; it stays kept" for i in sorted(sent)])
+
+
+def bounces(args) -> list[str]:
+    from pbem.policy import bouncing
+    rows = bouncing.listed()
+    if not rows:
+        return ["no address bounces"]
+    return [f"{row.address}  {row.score} day{'' if row.score == 1 else 's'} of hard bounces, "
+            f"last {row.last:%Y-%m-%d %H:%M}  "
+            + (f"BOUNCING since {row.bouncing:%Y-%m-%d %H:%M}: no mail goes to it"
+               if row.bouncing else "still mailed")
+            + (f"  {row.reason}" if row.reason else "") for row in rows]
+
+
+def clear(args) -> list[str]:
+    from pbem.policy import bouncing
+    address = args.address.strip().lower()
+    if bouncing.clear(address):
+        return [f"mail goes to {address} again"]
+    return [f"{address} had no bounce counted; nothing to clear"]
+
+
+ACTIONS = {"list": listing, "retry": retry, "drop": drop, "bounces": bounces, "clear": clear}

@@ -1,0 +1,76 @@
+"""Which addresses our mail bounces from, and which no mail goes to any more.
+
+Every hard bounce is counted here, whichever way it is learnt: the relay refused the
+mail for good (5xx at our relay: pbem.mail.outbox gives it up) or a delivery report came
+back later to the mail's own return path (pbem.intake.reports; a mail a relay accepted
+first). As Mailman and Discourse do, an address gets a score rather than a verdict from
+one report: one point a day with a hard bounce (a burst of mails bouncing on one day is
+one event, not ten), forgotten after a month without one; at PBEM_BOUNCE_THRESHOLD
+points the address is marked bouncing, and from then on the policy mails it nothing
+(`may_mail`) — not even game mail, whose news then waits at the seat's cursor — until
+its player writes again (`wrote_again`: mail from the address is proof it works) or the
+operator clears it (`pbem outbox clear ADDRESS`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from peewee import SQL
+
+from pbem.config import Config
+from pbem.store.models import Bounce, utcnow
+from pbem.store.prepared import Prepared
+
+log = logging.getLogger(__name__)
+
+FORGOTTEN_AFTER = dt.timedelta(days=30)  # a month without a hard bounce starts afresh
+
+_FORGET = Prepared(lambda address: Bounce.delete().where(Bounce.address == address))
+_BOUNCING = Prepared(lambda address: Bounce.select(SQL("1")).where(
+    (Bounce.address == address) & Bounce.bouncing.is_null(False)).limit(1))
+
+
+def may_mail(address: str) -> bool:
+    """Whether mail may go to `address` (it is not marked bouncing). One indexed read."""
+    return _BOUNCING.scalar(address.lower()) is None
+
+
+def count(config: Config, address: str, reason: str, now: dt.datetime | None = None) -> bool:
+    """Count a hard bounce from `address`; True when this one marks it bouncing."""
+    now = now or utcnow()
+    address = address.lower()
+    row = Bounce.get_or_none(Bounce.address == address)
+    if row is None:
+        row = Bounce(address=address, score=0, last=now)
+    elif now - row.last > FORGOTTEN_AFTER:
+        row.score = 0
+    if row.score == 0 or row.last.date() != now.date():  # one point a day at most
+        row.score += 1
+        row.last = now
+    row.reason = reason[:500]
+    newly = row.bouncing is None and row.score >= config.bounce_threshold
+    if newly:
+        row.bouncing = now
+        log.warning("mail to %s bounces (%d days of hard bounces): no more mail goes to it "
+                    "until it writes again or `pbem outbox clear` (%s)", address, row.score,
+                    reason)
+    row.save()
+    return newly
+
+
+def wrote_again(address: str) -> bool:
+    """Mail came from `address`: it works again, and its score starts afresh. (One
+    indexed DELETE a player's mail, of nothing but for an address that bounced.)"""
+    return bool(_FORGET.execute(address.lower()))
+
+
+def clear(address: str) -> bool:
+    """The operator says mail to `address` works again (`pbem outbox clear`)."""
+    return wrote_again(address)
+
+
+def listed() -> list[Bounce]:
+    """Every address with a bounce counted, the bouncing ones first."""
+    return list(Bounce.select().order_by(Bounce.bouncing.is_null(), Bounce.last.desc()))
