@@ -326,31 +326,40 @@
   const CHECKED = ["HMAC-SHA256-2", "HMAC-SHA256"];
 
   // -- the verdict for one record -------------------------------------------------------
+  // {game, generator, players, seed, commitment, seedHash, commitmentOk, deals: [{ply,
+  // text, status: "ok" | "wrong" | "unchecked", expected or why}], firstWrong (a ply or
+  // null), problems: [sentences], ok}. The deals stop at the first that is wrong: what
+  // follows it was dealt from a different game.
   function checkRecord(record) {
     const { tags, moves } = record;
     const game = gameOf(tags);
     const generator = tags.DealGenerator || "Python-Random";
     const report = { game: tags.Game || "", generator, players: players(tags),
       commitment: tags.SeedSHA256 || null, seed: tags.Seed === undefined ? null : tags.Seed,
-      seedHash: null, deals: [], ok: false, problem: null };
-    const fail = (problem) => { report.problem = problem; return report; };
+      seedHash: null, commitmentOk: false, deals: [], firstWrong: null, problems: [],
+      ok: false };
+    const fail = (problem) => { report.problems.push(problem); return report; };
     if (!game) return fail(`the Game tag names ${JSON.stringify(tags.Game || "")}, not a game pbem deals`);
-    if (game === "onyx") return fail("Onyx has no dealer: nothing to check");
+    if (game === "onyx") return fail("Onyx has no dealer: there is no deal to check");
     if (report.seed === null) return fail("the record has no Seed tag: the seed is revealed only when the game is over");
     report.seedHash = hex(sha256(utf8(report.seed)));
-    if (!report.commitment) return fail("the record has no SeedSHA256 tag, the commitment published at the start");
-    if (report.seedHash !== report.commitment.toLowerCase()) {
-      return fail(`the SHA-256 of the seed is ${report.seedHash}, not the commitment ${report.commitment}`);
+    if (!report.commitment) {
+      fail("the record has no SeedSHA256 tag, the commitment published at the start");
+    } else if (report.seedHash !== report.commitment.toLowerCase()) {
+      fail(`the SHA-256 of the seed is ${report.seedHash}, not the commitment ${report.commitment}`);
+    } else {
+      report.commitmentOk = true;
     }
     if (!CHECKED.includes(generator)) {
       return fail(generator === "Python-Random"
         ? "this game was dealt by CPython's random.Random, before HMAC-SHA256: only pbem record check re-deals it"
-        : `the DealGenerator tag names ${generator}, which this page does not know`);
+        : `the DealGenerator tag names ${generator}, which this check does not know`);
     }
     const dealerMoves = [];
     moves.forEach((move, i) => {
       if ((move.actor || "").toLowerCase() === "dealer") dealerMoves.push({ ply: i + 1, text: move.text });
     });
+    if (!dealerMoves.length) return fail("the record has no dealer's moves");
     const deal = DEALERS[game](tags, dealerMoves, generator);
     for (const move of dealerMoves) {
       const dealt = deal(stream(report.seed, move.ply - 1), move);
@@ -364,11 +373,11 @@
       }
       report.deals.push(entry);
       if (entry.status === "wrong") {
+        report.firstWrong = move.ply;
         return fail(`ply ${move.ply}: the seed deals ${entry.expected}, not ${move.text}`);
       }
     }
-    if (!dealerMoves.length) return fail("the record has no dealer's moves");
-    report.ok = true;
+    report.ok = report.commitmentOk;
     return report;
   }
 
