@@ -341,3 +341,21 @@ def test_the_scripts_tables_are_the_documents():
     assert script["gemforgeTiles"] == list(tiles())
     assert {int(k): v for k, v in script["baronoxxDeck"].items()} == CARDS_EACH
     assert "".join(script["gemforgeMine"]) == "RGYL" * 10
+
+
+def test_the_script_deals_the_cards_left_in_decks_at_a_variant_2_end(tmp_path):
+    """`left` ends a game whose decks still hide cards (N22), which random play seldom
+    reaches: after the opening of the document's vectors and six plies of play, each
+    deck's 20 hidden cards, drawn from the 97 unseen (p = 9, then p = 10)."""
+    opening = [f"Dealer: {m};" for m in DOCUMENTED["6 nimmt! Baron Oxx"]]
+    play = ["p1: play 19;", "p2: play 10;", "p1: play 42;", "p2: play 24;", "p1: play 45;",
+            "p2: play 39;"]
+    left = ["Dealer: left #1 1 6 9 20 25 27 38 49 54 57 62 67 68 83 84 92 96 98 107 110;",
+            "Dealer: left #2 5 17 22 23 32 35 36 52 53 56 65 69 71 75 77 79 80 88 100 103;"]
+    report = check_text(setup_record("6 nimmt! Baron Oxx", 2, opening + play + left), tmp_path)
+    assert report["ok"], report["problems"]
+    assert [(d["ply"], d["status"]) for d in report["deals"]][-2:] == [(10, "ok"), (11, "ok")]
+    wrong = left[1].replace(" 103;", " 104;")  # 104 is unseen too, but not the seed's
+    report = check_text(setup_record("6 nimmt! Baron Oxx", 2, opening + play + [left[0], wrong]),
+                        tmp_path)
+    assert report["firstWrong"] == 11

@@ -1,9 +1,9 @@
 """The dealer's random numbers: the documented HMAC-SHA256 stream that games deal from,
 and CPython's `random.Random` that dealt the games started before it.
 
-A record names its generator in the `DealGenerator` tag (notation/README.md, *Checking
-the deal*, which is the specification: anyone can re-deal a game from it in a few lines
-of any language). The stream for the dealer's move at ply k (k-1 plies played before
+A record names its generator in the `DealGenerator` tag (notation/dealing.md, which is
+the specification: anyone can re-deal a game from it in a few lines of any language, as
+templates/web/deal_check.js does in the browser). The stream for the dealer's move at ply k (k-1 plies played before
 it, called `ply` here as everywhere in the engines) is
 
     HMAC-SHA256(key = seed as UTF-8, message = "<ply>/<counter>" in ASCII decimal)
@@ -116,4 +116,4 @@ def chance_rng(seed: str, ply: int, generator: str = CURRENT):
 
 def unknown_generator(name: str) -> str:
     return (f"the {TAG} tag names {name!r}, which pbem does not know; the generators are "
-            f"{' and '.join(GENERATORS)} (notation/README.md, Checking the deal)")
+            f"{' and '.join(GENERATORS)} (notation/dealing.md)")
