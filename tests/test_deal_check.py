@@ -359,3 +359,13 @@ def test_the_script_deals_the_cards_left_in_decks_at_a_variant_2_end(tmp_path):
     report = check_text(setup_record("6 nimmt! Baron Oxx", 2, opening + play + [left[0], wrong]),
                         tmp_path)
     assert report["firstWrong"] == 11
+
+
+def test_a_reshuffle_with_a_card_the_table_has_not_is_refused(tmp_path):
+    setup = [f"Dealer: {m};" for m in DOCUMENTED["Gem Forge"]]
+    forged = "Dealer: cards cancel cancel cancel cancel cancel;"  # the table has 4
+    report = check_text(setup_record("Gem Forge", 2, setup + ["p1: draw;", forged]), tmp_path)
+    assert report["firstWrong"] == 6
+    assert report["problems"] == ["ply 6 (cards cancel cancel cancel cancel cancel): a "
+                                  "reshuffle holds cards of the table, none more often than "
+                                  "the table has it"]

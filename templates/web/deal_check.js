@@ -227,9 +227,10 @@
   const gameOf = (tags) => GAMES[(tags.Game || "").toLowerCase()];
   const players = (tags) => Object.keys(tags).filter((name) => /^Seat\d+$/.test(name)).length;
 
-  // Each dealer constructor takes the record's tags and all its moves (the main line, with
-  // their plies) and returns deal(move) -> {expected} or {unchecked: why} for each
-  // dealer's move in order.
+  // Each dealer constructor takes the record's tags and its dealer's moves ({ply, text},
+  // in order) and returns deal(rng, move), called for each of them in turn: {expected:
+  // the move the seed deals}, {refused: why the move cannot be one the seed deals}, or
+  // {unchecked: why this check leaves it to pbem}.
   function onixDealer(tags) {
     const n = players(tags);
     const deck = TABLES.onix.flatMap(([card, copies]) => Array(copies - (card.length === 1
@@ -277,11 +278,11 @@
         // there by the rules (Variant 2), not by the seed.
         const under = words.slice(2 + count).map(Number);
         if (under.some((card) => unseen.includes(card))) {
-          return { expected: `draw #${seat + 1} ${drawn.join(" ")} and seen cards` };
+          return { refused: `after the ${count} cards the seed draws (${drawn.join(" ")}), a draw lists only cards from under the deck, which everyone has seen` };
         }
         expected = ["draw", `#${seat + 1}`, ...drawn, ...under].join(" ");
       } else {
-        return { expected: "rows …, draw #seat … or left #seat …" };
+        return { refused: `the dealer's moves are rows …, draw #seat … and left #seat …, seats #1 to #${n}` };
       }
       unseen = unseen.filter((card) => !drawn.includes(card));
       return { expected };
@@ -296,7 +297,7 @@
       const [kind, ...items] = move.text.split(" ");
       if (kind === "first") return { expected: `first P${1 + rng.below(n)}` };
       if (kind === "mine") return { expected: `mine ${rng.shuffle(TABLES.gemforgeMine).join("")}` };
-      if (!(kind in table)) return { expected: "first …, mine …, cards … or tiles …" };
+      if (!(kind in table)) return { refused: "the dealer's moves are first …, mine …, cards … and tiles …" };
       const whole = table[kind];
       const reshuffle = started[kind];
       started[kind] = true;
@@ -314,8 +315,8 @@
         return at < 0;
       });
       if (foreign.length || (!reshuffle && left.length)) {
-        return { expected: `${kind} … (${reshuffle ? `no more of each than the ${whole.length} of the table`
-          : `all ${whole.length} of the table`})` };
+        return { refused: reshuffle ? `a reshuffle holds ${kind} of the table, none more often than the table has it`
+          : `the first ${kind} of a game is all ${whole.length} of the table` };
       }
       const pile = items.slice().sort((a, b) => whole.indexOf(a) - whole.indexOf(b));
       return { expected: `${kind} ${rng.shuffle(pile).join(" ")}` };
@@ -367,6 +368,9 @@
       if (dealt.unchecked) {
         entry.status = "unchecked";
         entry.why = dealt.unchecked;
+      } else if (dealt.refused) {
+        entry.status = "wrong";
+        entry.why = dealt.refused;
       } else {
         entry.expected = dealt.expected;
         entry.status = dealt.expected === move.text ? "ok" : "wrong";
@@ -374,7 +378,8 @@
       report.deals.push(entry);
       if (entry.status === "wrong") {
         report.firstWrong = move.ply;
-        return fail(`ply ${move.ply}: the seed deals ${entry.expected}, not ${move.text}`);
+        return fail(entry.why ? `ply ${move.ply} (${move.text}): ${entry.why}`
+          : `ply ${move.ply}: the seed deals ${entry.expected}, not ${move.text}`);
       }
     }
     report.ok = report.commitmentOk;
