@@ -164,7 +164,7 @@ def test_another_seed_fails_its_commitment_and_deals_otherwise(self_played, tmp_
     text, _ = self_played["gemforge-2-deals3"]
     report = check_text(text.replace('[Seed "selfplay/deals3"]', '[Seed "selfplay/deals4"]'),
                         tmp_path)
-    assert not report["ok"] and not report["commitmentOk"]
+    assert not report["ok"] and report["checkable"] and not report["commitmentOk"]
     assert report["seedHash"] == seed_commitment("selfplay/deals4")
     assert report["firstWrong"] == 1  # the first player drawn is another (or the mine)
     assert report["problems"][0] == (f"the SHA-256 of the seed is "
@@ -199,14 +199,14 @@ def test_an_hmac_sha256_gem_forge_game_checks_all_but_its_reshuffles(tmp_path):
 def test_a_python_random_game_is_left_to_pbem(tmp_path):
     game = Game(get_engine("onix"), {}, ["alice", "bob"], seed="old", generator=PYTHON_RANDOM)
     report = check_text(format_record(game.record(reveal_seed=True)), tmp_path)
-    assert not report["ok"] and report["commitmentOk"]
+    assert not report["ok"] and not report["checkable"] and report["commitmentOk"]
     assert "only pbem record check re-deals it" in report["problems"][0]
 
 
 def test_a_running_game_has_no_seed_to_check(tmp_path):
     game = Game(get_engine("baronoxx"), {}, ["alice", "bob"], seed="secret")
     report = check_text(format_record(game.record()), tmp_path)
-    assert not report["ok"] and report["deals"] == []
+    assert not report["ok"] and not report["checkable"] and report["deals"] == []
     assert report["problems"] == ["the record has no Seed tag: the seed is revealed only "
                                   "when the game is over"]
 

@@ -120,6 +120,23 @@ def test_the_documented_reshuffles():
     assert "deals `tiles T02 T11 T30 T17 T09`" in document
 
 
+def test_the_documented_baron_oxx_moves_on_their_own():
+    """notation/dealing.md: a draw that ends with cards from under the deck, and `left`."""
+    from pbem.engines.baronoxx.state import OxxState
+    unseen = (3, 18, 40, 41, 77, 90, 104)
+    state = OxxState(players=3, variant="2", games=1, phase="choose", hands=((), (), ()),
+                     unknown=(0, 0, 1), bottoms=((), (), (55, 7, 60, 12)), unseen=unseen)
+    engine = get_engine("baronoxx")
+    assert engine.notation(state, CHANCE, engine.deal(state, HmacStream("club-2026", 41))) \
+        == "draw #3 3 55 7 60"
+    state = OxxState(players=3, variant="2", games=1, phase="reveal", hands=((), (), ()),
+                     unknown=(0, 2, 0), bottoms=((), (), ()), unseen=unseen)
+    assert engine.notation(state, CHANCE, engine.deal(state, HmacStream("club-2026", 40))) \
+        == "left #2 3 90"
+    document = " ".join((ROOT / "notation" / "dealing.md").read_text().split())
+    assert "is `draw #3 3 55 7 60`" in document and "are `left #2 3 90`" in document
+
+
 def reshuffles(text: str) -> list[int]:
     """The plies of a Gem Forge record's reshuffles (a `cards` or `tiles` after the first)."""
     plies, seen = [], set()

@@ -137,3 +137,17 @@ def test_the_page_saved_to_disk_checks_with_no_server(served, browser, finished,
         expect(verdict).to_contain_text(f"ply {ply}")
     finally:
         context.close()
+
+
+def test_a_game_dealt_before_the_documented_generator_is_not_called_false(served, page):
+    from playwright.sync_api import expect
+    from pbem.engines import get_engine
+    from pbem.engines.dealing import PYTHON_RANDOM
+    from pbem.engines.game import Game
+    game = Game(get_engine("onix"), {}, ["alice", "bob"], seed="old", generator=PYTHON_RANDOM)
+    page.goto(f"{served}/verify")
+    verdict = check(page, format_record(game.record(reveal_seed=True)))
+    expect(verdict).to_have_attribute("data-ok", "false")
+    expect(verdict).to_contain_text("This page cannot check this deal: this game was dealt by "
+                                    "CPython's random.Random")
+    expect(page.locator("#commitment-1")).to_have_class("match")

@@ -329,8 +329,9 @@
   // -- the verdict for one record -------------------------------------------------------
   // {game, generator, players, seed, commitment, seedHash, commitmentOk, deals: [{ply,
   // text, status: "ok" | "wrong" | "unchecked", expected or why}], firstWrong (a ply or
-  // null), problems: [sentences], ok}. The deals stop at the first that is wrong: what
-  // follows it was dealt from a different game.
+  // null), problems: [sentences], checkable (false: this script cannot say, such as for
+  // a running game or a Python-Random deal), ok}. The deals stop at the first that is
+  // wrong: what follows it was dealt from a different game.
   function checkRecord(record) {
     const { tags, moves } = record;
     const game = gameOf(tags);
@@ -338,11 +339,13 @@
     const report = { game: tags.Game || "", generator, players: players(tags),
       commitment: tags.SeedSHA256 || null, seed: tags.Seed === undefined ? null : tags.Seed,
       seedHash: null, commitmentOk: false, deals: [], firstWrong: null, problems: [],
-      ok: false };
+      checkable: true, ok: false };
     const fail = (problem) => { report.problems.push(problem); return report; };
-    if (!game) return fail(`the Game tag names ${JSON.stringify(tags.Game || "")}, not a game pbem deals`);
-    if (game === "onyx") return fail("Onyx has no dealer: there is no deal to check");
-    if (report.seed === null) return fail("the record has no Seed tag: the seed is revealed only when the game is over");
+    const cannot = (problem) => { report.checkable = false; return fail(problem); };
+    if (!game) return cannot(`the Game tag names ${JSON.stringify(tags.Game || "")}, not a game pbem deals`);
+    if (game === "onyx") return cannot("Onyx has no dealer: there is no deal to check");
+    if (report.players < 2) return cannot("the record names no seats (Seat1, Seat2, …): the deal depends on how many play");
+    if (report.seed === null) return cannot("the record has no Seed tag: the seed is revealed only when the game is over");
     report.seedHash = hex(sha256(utf8(report.seed)));
     if (!report.commitment) {
       fail("the record has no SeedSHA256 tag, the commitment published at the start");
@@ -352,7 +355,7 @@
       report.commitmentOk = true;
     }
     if (!CHECKED.includes(generator)) {
-      return fail(generator === "Python-Random"
+      return cannot(generator === "Python-Random"
         ? "this game was dealt by CPython's random.Random, before HMAC-SHA256: only pbem record check re-deals it"
         : `the DealGenerator tag names ${generator}, which this check does not know`);
     }
@@ -360,7 +363,7 @@
     moves.forEach((move, i) => {
       if ((move.actor || "").toLowerCase() === "dealer") dealerMoves.push({ ply: i + 1, text: move.text });
     });
-    if (!dealerMoves.length) return fail("the record has no dealer's moves");
+    if (!dealerMoves.length) return cannot("the record has no dealer's moves");
     const deal = DEALERS[game](tags, dealerMoves, generator);
     for (const move of dealerMoves) {
       const dealt = deal(stream(report.seed, move.ply - 1), move);
