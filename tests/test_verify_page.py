@@ -27,6 +27,9 @@ def test_the_page_holds_its_checker_inline(client):
     script = (Path(__file__).resolve().parent.parent / "templates/web/deal_check.js").read_text()
     assert script in page  # the whole file, as the tests run it: no other script to fetch
     assert "<script src" not in page
+    response = client.get("/verify/deal_check.js")  # to read on its own
+    assert response.get_data(as_text=True) == script
+    assert response.content_type == "text/javascript; charset=utf-8"
     assert '<textarea id="record" name="record" rows="14" cols="80" spellcheck="false"></textarea>' in page
 
 

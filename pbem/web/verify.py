@@ -10,7 +10,7 @@ game's record is refused as the export refuses it, for the seed is not out yet.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
 from pbem.export.record import record_text
 from pbem.export.source import ExportError, is_over, load_table
@@ -46,6 +46,12 @@ def page():
         return show(int(game))
     return render_template("web/verify.html", record="", game_id=None, refusal=None,
                            script=deal_check_script())
+
+
+@verify.route("/verify/deal_check.js")
+def script():
+    """The checker on its own, to read (the page holds the same text inline)."""
+    return Response(deal_check_script(), content_type="text/javascript; charset=utf-8")
 
 
 @verify.route("/games/<int(max=2147483647):game_id>/verify")
