@@ -1,14 +1,10 @@
-"""The dealer's documented generator (notation/README.md, *Checking the deal*): its test
-vectors, records that name it, the records dealt before it that still check, and an
-independent JavaScript re-dealer (tests/deal_check.js, written from the document) that
-agrees with pbem on every dealer's move of recorded Onix, Baron Oxx and Gem Forge games.
-
-node is part of the test environment (.ci/run installs it): a missing node fails here.
+"""The dealer's documented generators (notation/dealing.md): the stream's test vectors,
+records that name their generator, and the records dealt before it that still check —
+Python-Random, and HMAC-SHA256, whose Gem Forge reshuffles keep the order discarded
+while HMAC-SHA256-2 lists a pile in its table's order. The independent re-dealer in
+JavaScript is tested in tests/test_deal_check.py.
 """
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,11 +13,12 @@ from notation.record import format_record, parse_record
 from pbem.cli import main
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE
-from pbem.engines.dealing import HMAC_SHA256, PYTHON_RANDOM, HmacStream
+from pbem.engines.dealing import (CURRENT, HMAC_SHA256, HMAC_SHA256_2, PYTHON_RANDOM,
+                                  HmacStream, TableOrderStream, pile_order)
 from pbem.engines.game import Game, RecordError, selfplay
+from pbem.engines.gemforge.state import DECK
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "pbem" / "engines"  # the card tables: onix/cards.csv, gemforge/tiles.csv
 
 
 def test_the_documented_test_vectors():
@@ -38,8 +35,8 @@ def test_the_documented_test_vectors():
     assert HmacStream("club-2026", 8).randrange(3 * 2 ** 30) == 48568414  # one rejected
 
 
-def test_the_readme_prints_the_same_vectors():
-    readme = (ROOT / "notation" / "README.md").read_text()
+def test_the_document_prints_the_same_vectors():
+    readme = (ROOT / "notation" / "dealing.md").read_text()
     for line in ("= 91aa1ce55bcd6cefccda8d1407b2de517dd96ae8b409165710cb5bae76451c4b",
                  "numbers below 2, 3, 6, 52, 1000, drawn one after another: 1 1 4 33 680",
                  "shuffle of 1 2 3 4 5 6 7 8 9 10:                          1 9 10 6 4 7 3 5 2 8",
@@ -71,7 +68,7 @@ def recorded(request):
 
 
 def test_a_new_record_names_its_generator_and_checks(recorded, tmp_path, capsys):
-    assert '[DealGenerator "HMAC-SHA256"]' in recorded
+    assert '[DealGenerator "HMAC-SHA256-2"]' in recorded
     path = tmp_path / "game.txt"
     path.write_text(recorded)
     assert main(["record", "check", str(path)]) == 0
@@ -79,11 +76,11 @@ def test_a_new_record_names_its_generator_and_checks(recorded, tmp_path, capsys)
 
 
 def test_another_generator_named_in_the_tag_does_not_deal_this_game(recorded):
-    record = parse_record(recorded.replace('"HMAC-SHA256"', f'"{PYTHON_RANDOM}"'))
+    record = parse_record(recorded.replace('"HMAC-SHA256-2"', f'"{PYTHON_RANDOM}"'))
     with pytest.raises(RecordError, match="the seed deals"):
         Game.from_record(record)
     with pytest.raises(RecordError, match="DealGenerator tag names 'MT19937'"):
-        Game.from_record(parse_record(recorded.replace('"HMAC-SHA256"', '"MT19937"')))
+        Game.from_record(parse_record(recorded.replace('"HMAC-SHA256-2"', '"MT19937"')))
 
 
 def test_a_record_dealt_before_the_tag_still_checks(tmp_path, capsys):
@@ -99,71 +96,83 @@ def test_a_record_dealt_before_the_tag_still_checks(tmp_path, capsys):
         Game.from_record(parse_record(text.replace('"Python-Random"', '"HMAC-SHA256"')))
 
 
-# -- the independent re-dealer ----------------------------------------------------------
+# -- HMAC-SHA256 and HMAC-SHA256-2: a discard pile in the order discarded, or the table's --
 
-def dealer_jobs(text: str) -> tuple[list[dict], list[str]]:
-    """Each dealer's move of a record as a job for deal_check.js, with what the record
-    alone does not say (the unseen cards, the discard pile), and the moves recorded."""
-    record = parse_record(text)
-    tags = record.tag_dict()
-    engine = get_engine(tags["Game"])
-    game = Game(engine, engine.options_from_tags(tags), engine.players_from_tags(tags))
-    jobs, recorded = [], []
-    for move in record.moves:
-        seat = game.seat_for(move.actor) if move.actor else next(iter(game.to_act))
-        if seat == CHANCE:
-            jobs.append(dict(game=engine.id, seed=tags["Seed"], ply=len(game.plies),
-                             recorded=move.text, players=len(game.players),
-                             **what_is_drawn(engine.id, game.state, move.text)))
-            recorded.append(move.text)
-        game.play(seat, move.text)
-    return jobs, recorded
+def test_a_pile_is_listed_in_the_table_order_only_by_the_new_generator():
+    pile = ["cancel", "mine", "mine", "three-cards", "copy-set", "discard-gems"]
+    assert pile_order(TableOrderStream("club-2026", 40), pile, DECK) == [
+        "three-cards", "discard-gems", "mine", "mine", "cancel", "copy-set"]
+    assert pile_order(HmacStream("club-2026", 40), pile, DECK) == pile
 
 
-def what_is_drawn(game: str, state, text: str) -> dict:
-    """The population a dealer's move draws from, as the document describes it."""
-    kind = text.split()[0]
-    if game == "baronoxx":
-        seat = int(text.split()[1][1:]) - 1 if kind != "rows" else 0
-        return dict(unseen=list(state.unseen), hidden=state.unknown[seat],
-                    bottoms=list(state.bottoms[seat]))
-    if game == "gemforge" and kind in ("cards", "tiles"):
-        if state.setup < 4:
-            return dict(discard=None)
-        discard = (state.discard if kind == "cards"
-                   else [t for t in state.tile_discard if t not in state.fresh])
-        return dict(discard=list(discard))
-    return {}
+def test_the_documented_reshuffles():
+    """notation/dealing.md's vectors: a pile of cards and one of tiles, HMAC-SHA256-2."""
+    cards = pile_order(TableOrderStream("club-2026", 40), ["cancel", "mine", "mine",
+                       "three-cards", "copy-set", "discard-gems"], DECK)
+    TableOrderStream("club-2026", 40).shuffle(cards)
+    assert " ".join(cards) == "copy-set cancel mine mine three-cards discard-gems"
+    tiles = pile_order(TableOrderStream("club-2026", 41), "T30 T02 T17 T09 T11".split(),
+                       [f"T{n:02}" for n in range(1, 37)])
+    TableOrderStream("club-2026", 41).shuffle(tiles)
+    assert " ".join(tiles) == "T02 T11 T30 T17 T09"
+    document = " ".join((ROOT / "notation" / "dealing.md").read_text().split())
+    assert ("deals `cards copy-set cancel mine mine three-cards discard-gems`" in document)
+    assert "deals `tiles T02 T11 T30 T17 T09`" in document
 
 
-def test_node_re_deals_every_dealers_move_from_the_document(recorded):
-    jobs, moves = dealer_jobs(recorded)
-    assert len(jobs) >= (1 if '"Onix"' in recorded else 4)
-    assert run_node(jobs) == moves
-    if '"Gem Forge"' in recorded:
-        reshuffled = {job["recorded"].split()[0] for job in jobs if job.get("discard")}
-        assert reshuffled == {"cards", "tiles"}
+def test_the_documented_baron_oxx_moves_on_their_own():
+    """notation/dealing.md: a draw that ends with cards from under the deck, and `left`."""
+    from pbem.engines.baronoxx.state import OxxState
+    unseen = (3, 18, 40, 41, 77, 90, 104)
+    state = OxxState(players=3, variant="2", games=1, phase="choose", hands=((), (), ()),
+                     unknown=(0, 0, 1), bottoms=((), (), (55, 7, 60, 12)), unseen=unseen)
+    engine = get_engine("baronoxx")
+    assert engine.notation(state, CHANCE, engine.deal(state, HmacStream("club-2026", 41))) \
+        == "draw #3 3 55 7 60"
+    state = OxxState(players=3, variant="2", games=1, phase="reveal", hands=((), (), ()),
+                     unknown=(0, 2, 0), bottoms=((), (), ()), unseen=unseen)
+    assert engine.notation(state, CHANCE, engine.deal(state, HmacStream("club-2026", 40))) \
+        == "left #2 3 90"
+    document = " ".join((ROOT / "notation" / "dealing.md").read_text().split())
+    assert "is `draw #3 3 55 7 60`" in document and "are `left #2 3 90`" in document
 
 
-def run_node(jobs: list[dict]) -> list[str]:
-    node = shutil.which("node") or shutil.which("nodejs")
-    assert node, "node is needed for this test (.ci/run installs nodejs)"
-    answer = subprocess.run([node, str(ROOT / "tests" / "deal_check.js")],
-                            input=json.dumps({"data": str(DATA), "jobs": jobs}),
-                            capture_output=True, text=True, check=True)
-    return json.loads(answer.stdout)
+def reshuffles(text: str) -> list[int]:
+    """The plies of a Gem Forge record's reshuffles (a `cards` or `tiles` after the first)."""
+    plies, seen = [], set()
+    for ply, move in enumerate(parse_record(text).moves, start=1):
+        kind = move.text.split()[0]
+        if move.actor == "Dealer" and kind in ("cards", "tiles"):
+            if kind in seen:
+                plies.append(ply)
+            seen.add(kind)
+    return plies
 
 
-def test_node_deals_baron_oxx_moves_self_play_seldom_reaches():
-    """Variant 2's end (`left`) and a hand filled from known cards under the deck."""
-    unseen = [3, 18, 40, 41, 77, 90, 104]
-    left = sorted(HmacStream("end", 40).sample(unseen, 2))
-    drawn = sorted(HmacStream("end", 41).sample(unseen, 1))
-    jobs = [dict(game="baronoxx", seed="end", ply=40, recorded="left #2 …", players=3,
-                 unseen=unseen, hidden=2, bottoms=[]),
-            dict(game="baronoxx", seed="end", ply=41, recorded="draw #3 …", players=3,
-                 unseen=unseen, hidden=1, bottoms=[55, 7, 60, 12])]
-    assert run_node(jobs) == [f"left #2 {left[0]} {left[1]}", f"draw #3 {drawn[0]} 55 7 60"]
+def test_a_gem_forge_game_dealt_by_hmac_sha256_keeps_its_discard_order():
+    """Stored games go on dealing as they began: under HMAC-SHA256 a reshuffle is the
+    pile in the order discarded, which the new generator would deal otherwise."""
+    old = format_record(selfplay(get_engine("gemforge"), {}, 3, "deals0",
+                                 generator=HMAC_SHA256).record())
+    assert '[DealGenerator "HMAC-SHA256"]' in old and len(reshuffles(old)) >= 2
+    Game.from_record(parse_record(old))  # every reshuffle is the seed's, in the old order
+    with pytest.raises(RecordError, match="the seed deals") as refused:
+        Game.from_record(parse_record(old.replace('"HMAC-SHA256"', '"HMAC-SHA256-2"')))
+    assert refused.value.ply == reshuffles(old)[0]  # the setup deals alike: only a pile differs
+
+
+def test_a_new_gem_forge_record_refuses_the_old_generator_at_its_first_reshuffle():
+    new = format_record(selfplay(get_engine("gemforge"), {}, 3, "deals0").record())
+    Game.from_record(parse_record(new))
+    with pytest.raises(RecordError, match="the seed deals") as refused:
+        Game.from_record(parse_record(new.replace('"HMAC-SHA256-2"', '"HMAC-SHA256"')))
+    assert refused.value.ply == reshuffles(new)[0]
+
+
+@pytest.mark.parametrize("name, options, players", [("onix", {}, 4), ("baronoxx", {"variant": "2"}, 3)])
+def test_both_hmac_generators_deal_onix_and_baron_oxx_alike(name, options, players):
+    new = format_record(selfplay(get_engine(name), options, players, "alike").record())
+    Game.from_record(parse_record(new.replace('"HMAC-SHA256-2"', '"HMAC-SHA256"')))
 
 
 def test_games_stored_before_the_generator_keep_dealing_as_they_began(tmp_path):
@@ -182,4 +191,4 @@ def test_games_stored_before_the_generator_keep_dealing_as_they_began(tmp_path):
     runner.up()
     assert db.execute_sql("SELECT generator FROM game").fetchall() == [(PYTHON_RANDOM,)]
     from pbem.store.models import Game as GameRow
-    assert GameRow.generator.default == HMAC_SHA256  # what new games deal with
+    assert GameRow.generator.default == HMAC_SHA256_2 == CURRENT  # what new games deal with

@@ -1,9 +1,9 @@
 """The dealer's random numbers: the documented HMAC-SHA256 stream that games deal from,
 and CPython's `random.Random` that dealt the games started before it.
 
-A record names its generator in the `DealGenerator` tag (notation/README.md, *Checking
-the deal*, which is the specification: anyone can re-deal a game from it in a few lines
-of any language). The stream for the dealer's move at ply k (k-1 plies played before
+A record names its generator in the `DealGenerator` tag (notation/dealing.md, which is
+the specification: anyone can re-deal a game from it in a few lines of any language, as
+templates/web/deal_check.js does in the browser). The stream for the dealer's move at ply k (k-1 plies played before
 it, called `ply` here as everywhere in the engines) is
 
     HMAC-SHA256(key = seed as UTF-8, message = "<ply>/<counter>" in ASCII decimal)
@@ -13,6 +13,12 @@ integers. A number below n is drawn by rejection sampling (unbiased), a shuffle 
 Fisher-Yates from the last place down, a sample of k is the first k places of a
 Fisher-Yates from the first place up. Engines call only `randrange(n)`, `shuffle` and
 `sample`, so both generators serve the same `deal(state, rng)`.
+
+`HMAC-SHA256-2` is the same stream with one rule more, so that a reshuffle is checked
+from its own text: a discard pile is shuffled in the order of its game's table (the
+card list, the tile list), not in the order it was discarded, which only the full rules
+of the game could tell. `HMAC-SHA256` keeps the order discarded, for the games dealt
+with it.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ import hmac
 import random
 from typing import Sequence
 
-HMAC_SHA256 = "HMAC-SHA256"
+HMAC_SHA256_2 = "HMAC-SHA256-2"  # new games: discard piles shuffled in the table's order
+HMAC_SHA256 = "HMAC-SHA256"  # games started from issue 22 to issue 31: in the order discarded
 PYTHON_RANDOM = "Python-Random"  # random.Random("SEED/K-1"): games dealt before HMAC-SHA256
-GENERATORS = (HMAC_SHA256, PYTHON_RANDOM)
+GENERATORS = (HMAC_SHA256_2, HMAC_SHA256, PYTHON_RANDOM)
+CURRENT = HMAC_SHA256_2  # what new games deal with
 TAG = "DealGenerator"
 
 _WORDS = 2 ** 32
@@ -32,6 +40,8 @@ _WORDS = 2 ** 32
 
 class HmacStream:
     """The numbers for one dealer's move: a seed, the plies played before it."""
+
+    piles_in_table_order = False  # see `pile_order`
 
     def __init__(self, seed: str, ply: int):
         self._key = seed.encode("utf-8")
@@ -78,8 +88,25 @@ class HmacStream:
         return pool[:k]
 
 
-def chance_rng(seed: str, ply: int, generator: str = HMAC_SHA256):
+class TableOrderStream(HmacStream):
+    """HMAC-SHA256-2: the same numbers; discard piles are shuffled in the table's order."""
+
+    piles_in_table_order = True
+
+
+def pile_order(rng, pile: Sequence, table: Sequence) -> list:
+    """The order a discard pile is shuffled from: under HMAC-SHA256-2 the order of the
+    game's `table` (its list of every card or tile, a card as often as it has copies),
+    which anyone can read off the reshuffle itself; before it, the order discarded."""
+    if getattr(rng, "piles_in_table_order", False):
+        return sorted(pile, key=list(table).index)
+    return list(pile)
+
+
+def chance_rng(seed: str, ply: int, generator: str = CURRENT):
     """The generator for the dealer's move at `ply` (plies played before it)."""
+    if generator == HMAC_SHA256_2:
+        return TableOrderStream(seed, ply)
     if generator == HMAC_SHA256:
         return HmacStream(seed, ply)
     if generator == PYTHON_RANDOM:
@@ -89,4 +116,4 @@ def chance_rng(seed: str, ply: int, generator: str = HMAC_SHA256):
 
 def unknown_generator(name: str) -> str:
     return (f"the {TAG} tag names {name!r}, which pbem does not know; the generators are "
-            f"{' and '.join(GENERATORS)} (notation/README.md, Checking the deal)")
+            f"{' and '.join(GENERATORS)} (notation/dealing.md)")

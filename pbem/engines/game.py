@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from notation.record import LABEL, Move, Record
 from pbem.engines import get_engine, UnknownGame
 from pbem.engines.base import CHANCE, Engine, MoveError, OptionError
-from pbem.engines.dealing import (GENERATORS, HMAC_SHA256, PYTHON_RANDOM, TAG as GENERATOR_TAG,
+from pbem.engines.dealing import (CURRENT, GENERATORS, PYTHON_RANDOM, TAG as GENERATOR_TAG,
                                   chance_rng, unknown_generator)
 
 DEALER = "Dealer"
@@ -60,7 +60,7 @@ class Deal:
 
 
 def deal_while_due(engine: Engine, state, seed: str, plies: int,
-                   generator: str = HMAC_SHA256) -> tuple[object, list[Deal]]:
+                   generator: str = CURRENT) -> tuple[object, list[Deal]]:
     """The dealer's moves while the game waits for the dealer, after `plies` plies, drawn
     by `generator` (pbem.engines.dealing).
 
@@ -79,7 +79,7 @@ class Game:
     """One game in play: the engine's state plus the plies that led to it."""
 
     def __init__(self, engine: Engine, options: dict[str, str], players: list[str],
-                 seed: str | None = None, generator: str = HMAC_SHA256):
+                 seed: str | None = None, generator: str = CURRENT):
         if not engine.min_players <= len(players) <= engine.max_players:
             counts = (f"{engine.min_players}" if engine.min_players == engine.max_players
                       else f"{engine.min_players} to {engine.max_players}")
@@ -99,7 +99,7 @@ class Game:
     @classmethod
     def from_log(cls, engine: Engine, options: dict[str, str], players: list[str], seed: str,
                  plies: list[Ply], state, termination: tuple[str, str] | None = None,
-                 generator: str = HMAC_SHA256) -> "Game":
+                 generator: str = CURRENT) -> "Game":
         """A game as the server keeps it (moves and a snapshot), without replaying it."""
         game = cls.__new__(cls)
         game.engine, game.options, game.players = engine, dict(options), list(players)
@@ -304,12 +304,12 @@ def replay(record: Record, plies: int | None = None):
 
 
 def selfplay(engine: Engine, options: dict[str, str], players: int, seed: str,
-             max_plies: int = 100_000) -> Game:
-    """A game of random legal moves, the same for the same seed."""
+             max_plies: int = 100_000, generator: str = CURRENT) -> Game:
+    """A game of random legal moves, the same for the same seed (and generator)."""
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan",
              "judy"][:players]
     names += [f"player{n}" for n in range(len(names) + 1, players + 1)]
-    game = Game(engine, options, names, seed=f"selfplay/{seed}")
+    game = Game(engine, options, names, seed=f"selfplay/{seed}", generator=generator)
     rng = random.Random(f"moves/{seed}")
     while game.to_act:
         if len(game.plies) >= max_plies:

@@ -25,6 +25,7 @@ from peewee import (
 )
 
 from pbem import clock
+from pbem.engines.dealing import CURRENT
 from pbem.store.handle import database
 from pbem.store.prepared import Prepared
 
@@ -65,7 +66,7 @@ class Game(BaseModel):
     options = JSONField()
     seed = CharField()  # secret until the game ends
     commitment = CharField()  # its SHA-256, published at the start
-    generator = CharField(default="HMAC-SHA256")  # how the seed deals (pbem.engines.dealing)
+    generator = CharField(default=CURRENT)  # how the seed deals (pbem.engines.dealing)
     status = CharField(default="inviting")  # inviting running finished cancelled
     plies = IntegerField(default=0)  # moves in the log
     # Of those, the ones the public may know of while the game runs: not anonymous

@@ -24,6 +24,7 @@ from pbem.web.health import health_check
 from pbem.web.metrics import metrics
 from pbem.web.rules import rules
 from pbem.web.seat_page import seat_page
+from pbem.web.verify import verify
 
 home = Blueprint("home", __name__)
 
@@ -61,4 +62,5 @@ def create_app(config: Config, after_move=None) -> Flask:
     app.register_blueprint(api)  # /api/games…: the read-only JSON API
     app.register_blueprint(feeds)  # /games/<id>.atom, /players/<id>.atom
     app.register_blueprint(annotated)  # /games/<id>/annotated/<n>: published annotations
+    app.register_blueprint(verify)  # /verify: a deal checked in the visitor's browser
     return app

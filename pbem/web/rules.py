@@ -37,6 +37,8 @@ def guide_html(name: str, script_root: str) -> str:
             return f'href="{script_root}/rules/{target}/notation{anchor}"'
         if target == "readme":
             return f'href="{script_root}/rules/record{anchor}"'
+        if target == "dealing":
+            return f'href="{script_root}/rules/dealing{anchor}"'
         return match.group(0)
     return GUIDE_LINK.sub(relink, html)
 
@@ -57,6 +59,8 @@ def index():
 def game(engine_id: str):
     if engine_id == "record":
         return guide("README", "The game record")
+    if engine_id == "dealing":
+        return guide("dealing", "Checking the deal")
     engine = engine_or_404(engine_id)
     return render_template("web/rules_game.html", engine=engine,
                            summary=f"web/rules/{engine.id}.html")

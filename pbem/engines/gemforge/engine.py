@@ -17,6 +17,7 @@ from itertools import combinations
 
 from pbem.engines.base import CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove, \
     Outcome, move_text
+from pbem.engines.dealing import pile_order
 from pbem.engines.gemforge.messages import prompt, why_not
 from pbem.engines.gemforge.moves import (VERBS, deal_text, decision_text, meaning,
                                          read_deal, to_shuffle, words)
@@ -25,7 +26,7 @@ from pbem.engines.gemforge.rules import (advance, answer_window, card_options, c
                                          chance_need, copy_step, next_turn, play_card,
                                          reveal_tiles)
 from pbem.engines.gemforge.state import (
-    CARD_NAMES, CART, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
+    CARD_NAMES, CART, DECK, DEALT_TILES, GEMS, HAND_LIMIT, KEEP, MARKET, OWN_TURN,
     PREFS, SETUP, WINDOWS, brown_waiting, cash_options, change, clockwise, empty_ornament,
     GemState, limit_seats, pop, push, put, remove_cards, say, seat_name, set_gem,
     shuffled, tiles, without)
@@ -174,7 +175,8 @@ class GemForge(Engine):
         if need == "mine":
             return ("mine", "".join(shuffled(GEMS, rng)))
         if need in ("cards", "tiles"):
-            return (need, shuffled(to_shuffle(state, need), rng))
+            table = DECK if need == "cards" else tuple(tiles())
+            return (need, shuffled(pile_order(rng, to_shuffle(state, need), table), rng))
         raise IllegalMove("the dealer has nothing to deal now")
 
     def apply(self, state: GemState, seat: int, decision: tuple) -> GemState:
