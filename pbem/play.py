@@ -26,6 +26,11 @@ from pbem.store.prepared import Creates, Prepared, save_changed
 from pbem.timekeeping import ledger
 
 
+#: The source of a move a player sent in advance (`if E5 F6`: pbem.commands.conditions),
+#: and what the record says of it once the game is over, as ICCF records do.
+CONDITIONAL, CONDITIONAL_NOTE = "conditional", "a conditional move, sent in advance"
+
+
 @dataclass
 class Happening:
     """One ply just played: who, its canonical text, and what each seat may read of it."""
@@ -291,6 +296,8 @@ class Table:
         for move, ply in zip(moves, plies):  # kept from the others until the record
             if move.source == ledger.AUTOMATIC and move.visible.get("public") is None:
                 ply.comments.append(f"{self.names[move.seat]}: {ledger.AUTOMATIC_NOTE}")
+            elif move.source == CONDITIONAL and self.game.status == "finished":
+                ply.comments.append(f"{self.names[move.seat]}: {CONDITIONAL_NOTE}")
         comments = self.game.comments.order_by(Comment.created, Comment.id)
         for comment in comments:
             if 0 < comment.ply <= len(plies):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pbem.commands import account, game, seeks, tournaments, web
+from pbem.commands import account, conditions, game, seeks, tournaments, web
 from pbem.commands.annotate import annotate, annotate_in_game
 from pbem.commands.new import new_game
 
@@ -43,6 +43,12 @@ COMMANDS = (
             IN_A_GAME, True),
     Command("undo", game.undo, "undo", "ask to take back the last move (all must agree; "
             "never after a deal or a reveal)", IN_A_GAME, True),
+    Command("if", conditions.set_line, "if MOVE ANSWER …", "answer my opponent's likely "
+            "move in advance, e.g. `if E5 F6`, or a whole line `if E5 F6 G7 H8` (Onyx); "
+            "several lines form a tree, and a mail's first `if` replaces the earlier ones",
+            IN_A_GAME, True),
+    Command("conditions", conditions.show, "conditions [off]", "list my conditional moves "
+            "in this game as a tree, or clear them", IN_A_GAME, True),
     Command("resign", game.resign, "resign", "give up: two players, the other wins; more, "
             "the others share the win", IN_A_GAME, True),
     Command("accept", game.accept, "accept", "accept an invitation", IN_A_GAME, True),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from notation.record import format_record
+from pbem.commands.conditions import CONDITIONAL, forget_for_game
 from pbem.commands.speaker import Refused, Speaker
 from pbem.engines.base import CHANCE
 from pbem.play import Table, actor_name
@@ -63,6 +64,12 @@ def undo(speaker, table, seat, rest):
             .order_by(Move.ply.desc()).first())
     if table.game.status != "running" or last is None:
         raise Refused("there is no move to take back.")
+    answer = None
+    if last.source == CONDITIONAL and last.ply > 1:
+        # An answer played in advance goes back with the move it answered: taking back
+        # the answer alone would leave its author to answer again what they answered.
+        answer = last
+        last = Move.get((Move.game == table.game) & (Move.ply == last.ply - 1))
     request = Request.get_or_none((Request.game == table.game) & (Request.kind == "undo")
                                   & Request.open & (Request.ply == last.ply))
     if request is None:
@@ -73,7 +80,10 @@ def undo(speaker, table, seat, rest):
     request.save()
 
     def move(viewer: int) -> str:  # as each player may read it: a secret stays one
-        return f"move #{last.shown} ({last.visible.get(str(viewer)) or 'a secret choice'})"
+        words = f"move #{last.shown} ({last.visible.get(str(viewer)) or 'a secret choice'})"
+        if answer is not None:
+            words += f" and the answer to it, #{answer.shown} ({answer.text})"
+        return words
     name = table.names[seat]
     if len(request.agreed) < len(table.seats):
         table.notices.append(Notice(lambda viewer: None if viewer == seat else (
@@ -83,6 +93,8 @@ def undo(speaker, table, seat, rest):
     request.open = False
     request.save()
     table.take_back(last.ply)
+    forget_for_game(table, "A move was taken back, so your conditional moves in this game "
+                           "are cleared: send them again for the position now.")
     table.notices.append(Notice(lambda viewer: None if viewer == seat else (
         f"{move(viewer).capitalize()} was taken back: all players agreed."), urgent=True))
     return [f"{move(seat).capitalize()} was taken back."]

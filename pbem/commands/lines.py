@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from pbem.commands.catalogue import ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text
+from pbem.commands.conditions import play_answers
 from pbem.commands.game import invitation_answer, over_note
 from pbem.commands.speaker import WEB, Refused, Speaker
 from pbem.config import Config
@@ -40,7 +41,7 @@ def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -
         reports[seat].failed.append(("(nothing)", "No command was found in your mail. Write "
                                      "your move on the first line of the reply; `help` "
                                      "lists the commands."))
-    resume_held(speaker.config, table, reports)
+    after_moves(speaker.config, table, reports)
     conversation.after_write(speaker.config, table, reports, in_reply_to=speaker.message_id)
     return reports[seat]
 
@@ -124,6 +125,14 @@ def _finish_mail(table: Table, seat: int, report: Report) -> None:
         text = table.engine.notation(table.state, seat, decision)
         table.play(seat, text, source="mail done")
         report.applied.append(f"{text} (your mail had no more commands)")
+
+
+def after_moves(config: Config, table: Table, reports: dict[int, Report]) -> None:
+    """What the game does by itself once a write's moves are in, whoever wrote them (a
+    mail, a page, a bot, a timeout): the conditional answers the lines foresaw
+    (pbem.commands.conditions), then the held commands the game may have freed."""
+    play_answers(table)
+    resume_held(config, table, reports)
 
 
 def resume_held(config: Config, table: Table, reports: dict[int, Report]) -> None:

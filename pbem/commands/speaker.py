@@ -8,7 +8,7 @@ policy; a line that cannot be carried out raises `Refused` with words for the pl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.bots import NotABot, bot_address, bot_level
 from pbem.config import Config
@@ -32,6 +32,8 @@ class Speaker:
     message_id: str = ""
     replied_ply: int | None = None  # the ply of our mail they answered, if known
     mail: object | None = None  # the InboundMail itself, for what a command reads below it
+    # Games whose `if` lines this mail has begun: its first replaces the earlier ones.
+    conditions_set: set = field(default_factory=set)
 
 
 def command_lines(text: str) -> list[str]:

@@ -22,6 +22,10 @@ class Correspondence:
     #: Whether a mail's later commands wait while the others answer a window that the
     #: player's own move opened, instead of failing (Gem Forge's reactions, RULINGS G41).
     holds_commands = False
+    #: Whether a player may answer the likely replies in advance (`if E5 F6`: pbem.commands
+    #: .conditions): a game of two seats taking turns of one decision each, in turn, with
+    #: nothing hidden, so a line can be checked against the position it will meet (Onyx).
+    conditional_moves = False
 
     def prompt(self, state: State, seat: int, names: Sequence[str] | None = None) -> str:
         """One or two lines telling `seat` what to decide now, with examples to type.

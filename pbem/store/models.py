@@ -390,6 +390,20 @@ class Follow(BaseModel):
         indexes = ((("player", "game"), True),)
 
 
+class Condition(BaseModel):
+    """A player's conditional moves in a game (`if E5 F6 G7 H8`, pbem.commands.conditions):
+    the lines still to come, each the opponent's move then the answer, in turn, as the
+    engine writes them. Secret until played: nobody else reads this table."""
+    # Read by (game, seat)'s index: one of its own on the game would only double it (0018).
+    game = ForeignKeyField(Game, backref="conditions", on_delete="CASCADE", index=False)
+    seat = IntegerField()
+    lines = JSONField(default=list)  # [["E5", "F6", "G7", "H8"], ["E4", "D5"]]
+    created = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "seat"), True),)
+
+
 # Indexes of the rows that have a value (0018): a row is written into the indexes it
 # has a value for, and a mail's rows start without these (an inbound mail's retention
 # date comes with its outcome; an outbox row is neither sent nor given up on). What reads
@@ -410,5 +424,5 @@ Outbox.add_index(Outbox.index(Outbox.failed, name="outbox_failed")
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
           TimeControl, Clock, Vacation, Address, Ban, Bounce, Refusal, Notice,
-          Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Annotation,
-          Annotator)
+          Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Condition,
+          Annotation, Annotator)

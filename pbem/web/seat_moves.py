@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from pbem.commands.catalogue import BY_NAME
-from pbem.commands.lines import resume_held, run_lines
+from pbem.commands.lines import after_moves, run_lines
 from pbem.commands.speaker import WEB, Speaker
 from pbem.engines.base import CHANCE, MoveError
 from pbem.play import Table
@@ -149,7 +149,7 @@ def play_from_page(config, table: Table, seat: int, player: Player, text: str,
     table.seats[seat].player = player
     speaker = Speaker(config, player, message_id=SOURCE, replied_ply=shown_ply)
     reports = {seat: run_lines(speaker, table, seat, [" ".join(text.split())])}
-    resume_held(config, table, reports)
+    after_moves(config, table, reports)
     mine = reports.pop(seat)
     conversation.after_write(config, table, reports)
     return mine
