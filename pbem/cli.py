@@ -43,6 +43,7 @@ from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, replay_variation, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
+from pbem.store.database import NoStore  # light: peewee only
 
 EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
 EX_SIGPIPE = 128 + 13  # what a shell reports for a writer whose reader went away
@@ -73,6 +74,12 @@ def _main(argv: list[str] | None) -> int:
         for warning in unknown_settings(os.environ):
             print(f"pbem: {warning}", file=sys.stderr)
         return args.run(args)
+    except NoStore as error:  # only serve and worker make a store: nothing was created
+        if args.run is _ingest:
+            print(f"pbem ingest: try again later: {error}", file=sys.stderr)
+            return EX_TEMPFAIL  # the MTA keeps the mail until the settings are mended
+        print(f"pbem {_name(args)}: {error}", file=sys.stderr)
+        return 1
     except SettingsError as error:
         print("pbem: the settings cannot be used:", file=sys.stderr)
         for problem in error.problems:
@@ -337,11 +344,23 @@ EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again
 
 
 def _server_config():
-    from pbem.config import Config
-    from pbem.store import open_database
-    config = Config.from_environment()
-    open_database(config.database_url)
+    """The settings and the store for a command other than `serve` and `worker`, which
+    alone create a store: raises NoStore, having created nothing (no database file, no
+    key file), when the database or the secret key is not there."""
+    from pbem.config import Config, missing_secret_key
+    from pbem.store.database import open_existing
+    config = Config.from_environment(make_secret=False)
+    open_existing(config.database_url)
+    if not config.secret_key:
+        raise NoStore(missing_secret_key())
     return config
+
+
+def _name(args) -> str:
+    """The command as the operator typed it, for a refusal: `admin ban`, `new`."""
+    if getattr(args, "action", None) and args.run is _admin:
+        return f"admin {args.action}"
+    return {_new: "new", _deliver: "deliver", _export: "export"}.get(args.run, "")
 
 
 def _serve(args) -> int:
@@ -371,14 +390,8 @@ def _status(args) -> int:
 
 def _admin(args) -> int:
     from pbem import admin, forget
-    from pbem.config import Config
     from pbem.policy.delivery import deliver_due
-    from pbem.status import missing_sqlite_file
-    missing = missing_sqlite_file(Config.from_environment(make_secret=False).database_url)
-    if missing:  # the wrong directory or settings: do not start an empty database
-        print(f"pbem admin {args.action}: {missing}", file=sys.stderr)
-        return 1
-    config = _server_config()
+    config = _server_config()  # NoStore: main says what is missing
     try:
         if args.action == "cancel":
             admin.cancel_game(config, args.game, args.reason)

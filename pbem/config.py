@@ -287,6 +287,16 @@ def secret_path(workdir: str | Path) -> Path:
     return Path(workdir) / "pbem-secret.key"
 
 
+def missing_secret_key(workdir: str | Path = ".") -> str:
+    """Why a command that signs or reads reply addresses cannot run without a key: for
+    every command but `serve` and `worker`, which make the key file at their first start."""
+    return (f"there is no secret key: PBEM_SECRET_KEY is not set and there is no "
+            f"{secret_path(workdir).resolve()} (nothing was created).\n"
+            f"              The first `pbem worker` or `pbem serve` makes the file. If pbem "
+            f"runs already, these are not its settings:\n              run "
+            f"`pbem --env-file /etc/pbem/pbem.env ...` in its directory (/var/lib/pbem)")
+
+
 HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
            "invitations_total_per_day": "PBEM_INVITATIONS_TOTAL_PER_DAY",
            "unconfirmed_per_hour": "PBEM_UNCONFIRMED_MAIL_PER_HOUR",

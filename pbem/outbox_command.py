@@ -65,14 +65,14 @@ def _filters(parser) -> None:
 
 def _run(args) -> int:
     from pbem.config import Config
-    from pbem.status import missing_sqlite_file
-    from pbem.store import open_database, transaction
+    from pbem.store import transaction
+    from pbem.store.database import NoStore, open_existing
     config = Config.from_environment(make_secret=False)
-    missing = missing_sqlite_file(config.database_url)
-    if missing:  # the wrong directory or settings: do not start an empty database
+    try:
+        open_existing(config.database_url)  # never a new, empty store
+    except NoStore as missing:  # the wrong directory or settings
         print(f"pbem outbox: {missing}", file=sys.stderr)
         return 1
-    open_database(config.database_url)
     try:
         with transaction():
             for line in ACTIONS[args.action](args):

@@ -21,7 +21,8 @@ from peewee import DatabaseError, InterfaceError, SqliteDatabase, fn
 from pbem.config import Config, secret_path
 from pbem.intake import refusals
 from pbem.store import Game, Inbound, Outbox, open_database
-from pbem.store.database import MIGRATIONS, sqlite_path
+from pbem.store.database import (MIGRATIONS, missing_sqlite_file, sqlite_path,  # noqa: F401
+                                 without_password)  # (status.without_password: the worker's)
 from pbem.store.models import database, utcnow
 
 GIVEN_UP_DAYS = 7  # mail given up on shows in the status this long
@@ -168,19 +169,6 @@ def _look(url: str) -> Status:
         return Status(database_ok=False, database_error=_first_line(error))
 
 
-def missing_sqlite_file(url: str) -> str:
-    """Why a SQLite database is not there ('' when it is, or for PostgreSQL)."""
-    if not url.startswith("sqlite:///"):
-        return ""
-    path = Path(sqlite_path(url)).resolve()
-    if path.is_file():
-        return ""
-    return (f"there is no database file {path} (nothing was created).\n"
-            f"              The first `pbem worker` or `pbem serve` creates it. If pbem runs "
-            f"already, these are not its settings:\n              run "
-            f"`pbem --env-file /etc/pbem/pbem.env status` in its directory (/var/lib/pbem)")
-
-
 def _schema_line() -> str:
     known = sorted(p.stem for p in MIGRATIONS.glob("[0-9]*.py"))
     try:
@@ -205,12 +193,3 @@ def _secret_line(config: Config, workdir: str | Path) -> str:
     return (f"secret key:   NONE: PBEM_SECRET_KEY is not set and there is no {path}\n"
             f"              (nothing was created; the first `pbem worker` or `pbem serve` "
             f"makes the file)")
-
-
-def without_password(url: str) -> str:
-    """postgresql://user:secret@host/db -> postgresql://user:***@host/db"""
-    scheme, sep, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not at or ":" not in credentials:
-        return url
-    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"

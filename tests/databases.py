@@ -65,3 +65,19 @@ def at_once(*calls):
     if errors:
         raise errors[0]
     return results
+
+
+def first_start(workdir, url: str | None = None) -> str:
+    """What the first `pbem worker` or `pbem serve` leaves in `workdir`: a migrated store
+    (`pbem.db` there unless `url` names another) and the key file, made in this process
+    and closed again, for the commands that refuse to make either. Returns the URL."""
+    from pathlib import Path
+
+    from pbem.config import local_secret
+    from pbem.store import open_database
+    from pbem.store.models import database
+    url = url or f"sqlite:///{Path(workdir) / 'pbem.db'}"
+    open_database(url).close()
+    database.initialize(None)
+    local_secret(Path(workdir))
+    return url

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import pytest
 
+from databases import first_start
 from mailtest import Sink, body
 from pbem.mail.tokens import read_return_path, return_path
 from pbem.store import Inbound, Outbox, Request
@@ -272,6 +273,7 @@ def run_pbem(*argv, cwd, env):
 def test_pbem_outbox_lists_retries_drops_and_clears(tmp_path):
     env = {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.db'}", "PBEM_SECRET_KEY": "k",
            "PBEM_SMTP_RELAY": "127.0.0.1:9"}  # nobody listens: every mail waits
+    first_start(tmp_path)  # the store, as the worker's first start leaves it
     started = run_pbem("new", "onyx", "--player", "a@example.org", "--player",
                        "b@example.org", cwd=tmp_path, env=env)
     assert started.returncode == 0, started.stderr

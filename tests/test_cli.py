@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from databases import first_start, only_on
 from notation.record import parse_record
 from pbem.cli import main
 
@@ -432,8 +433,9 @@ def test_status_without_settings_creates_nothing_and_says_what_is_missing(tmp_pa
 
 
 def test_status_opens_an_existing_database_read_only_and_leaves_the_key_alone(tmp_path):
+    first_start(tmp_path)  # pbem.db and pbem-secret.key, as the worker's first start
     run_pbem("new", "onyx", "--player", "a@example.org", "--player", "b@example.org",
-             cwd=tmp_path)  # makes pbem.db and pbem-secret.key, as a first start does
+             cwd=tmp_path)
     key = (tmp_path / "pbem-secret.key").read_text()
     (tmp_path / "pbem.db").chmod(0o444)  # a write would fail: status must not try
     done = run_pbem("status", cwd=tmp_path)
@@ -449,6 +451,7 @@ def test_status_reads_the_servers_database_whatever_characters_its_path_holds(tm
     home.mkdir()
     url = f"sqlite:///{home / 'pbem%41.db'}"
     env = {"PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": "k"}
+    first_start(tmp_path, url)
     done = run_pbem("new", "onyx", "--player", "a@example.org", "--player", "b@example.org",
                     cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
@@ -480,6 +483,8 @@ def test_env_file_gives_the_settings_literally(tmp_path):
                         f"PBEM_DATABASE_URL=sqlite:///{state / 'pbem.db'}\n"
                         f"PBEM_SECRET_KEY=not$HOME;`expanded`\n"
                         f"PBEM_DOMAIN=pbem.example.org\n")
+    first_start(tmp_path, f"sqlite:///{state / 'pbem.db'}")
+    (tmp_path / "pbem-secret.key").unlink()  # PBEM_SECRET_KEY is set: no file is read
     run_pbem("--env-file", str(env_file), "new", "onyx", "--player", "a@example.org",
              "--player", "b@example.org", cwd=state)
     done = run_pbem("--env-file", str(env_file), "status", cwd=state)
@@ -493,6 +498,7 @@ def test_env_file_gives_the_settings_literally(tmp_path):
 
 
 def test_admin_commands_run_from_the_command_line(tmp_path):
+    first_start(tmp_path)
     started = run_pbem("new", "onyx", "--player", "a@example.org", "--player", "b@example.org",
                        cwd=tmp_path)
     game_id = started.stdout.split()[-1]
@@ -517,3 +523,62 @@ def test_admin_in_the_wrong_directory_creates_no_database(tmp_path):
     assert done.stderr.startswith(f"pbem admin ban: there is no database file "
                                   f"{tmp_path / 'pbem.db'} (nothing was created).")
     assert list(tmp_path.iterdir()) == []
+
+
+# -- only `serve` and `worker` make a store -----------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["new", "onyx", "--player", "a@example.org", "--player", "b@example.org"],
+    ["deliver"], ["ratings", "rebuild"], ["ratings", "show", "onyx"], ["export", "1"],
+    ["export", "--all", "--output", "all.zip"], ["outbox"], ["outbox", "retry", "--all-failed"],
+    ["admin", "bans"]], ids=" ".join)
+def test_a_command_in_the_wrong_directory_makes_no_store(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    for name in [n for n in os.environ if n.startswith("PBEM_")]:
+        monkeypatch.delenv(name)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert re.match(rf"pbem [a-z ]+: there is no database file {tmp_path / 'pbem.db'} "
+                    rf"\(nothing was created\)\.\n", err), err
+    assert "The first `pbem worker` or `pbem serve` creates it." in err
+    assert list(tmp_path.iterdir()) == []  # no pbem.db, no pbem-secret.key, no maildir
+
+
+def test_ingest_without_a_store_asks_the_mta_to_keep_the_mail(tmp_path):
+    done = run_pbem("ingest", cwd=tmp_path, input="Subject: x\n\nF6\n")
+    assert done.returncode == 75  # EX_TEMPFAIL: Postfix retries once the settings are right
+    assert done.stderr.startswith(f"pbem ingest: try again later: there is no database file "
+                                  f"{tmp_path / 'pbem.db'} (nothing was created).")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_that_signs_mail_wants_the_workers_key_and_makes_none(tmp_path):
+    first_start(tmp_path)
+    (tmp_path / "pbem-secret.key").unlink()  # a store without the key it was made with
+    done = run_pbem("new", "onyx", "--player", "a@example.org", "--player", "b@example.org",
+                    cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"pbem new: there is no secret key: PBEM_SECRET_KEY is not "
+                                  f"set and there is no {tmp_path / 'pbem-secret.key'} "
+                                  f"(nothing was created).")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pbem.db"]
+    listed = run_pbem("outbox", cwd=tmp_path)  # reading the outbox signs nothing
+    assert (listed.returncode, listed.stderr) == (0, "")
+
+
+@only_on("postgresql")
+def test_a_command_refuses_an_empty_postgresql_database_and_creates_no_table(
+        store, monkeypatch, capsys):
+    import psycopg
+
+    from databases import empty_postgres
+    from pbem.store.models import database
+    database.close()
+    empty_postgres(store)  # createdb done, no worker started yet
+    monkeypatch.setenv("PBEM_DATABASE_URL", store)
+    monkeypatch.setenv("PBEM_SECRET_KEY", "k")
+    assert main(["deliver"]) == 1
+    assert "holds no pbem tables (nothing was created)" in capsys.readouterr().err
+    with psycopg.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+                                  ).fetchone() == (0,)

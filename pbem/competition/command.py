@@ -26,14 +26,14 @@ def _ratings(args) -> int:
     from pbem.competition import rated
     from pbem.config import Config
     from pbem.engines import UnknownGame, get_engine
-    from pbem.status import missing_sqlite_file
-    from pbem.store import open_database, transaction
+    from pbem.store import transaction
+    from pbem.store.database import NoStore, open_existing
     config = Config.from_environment(make_secret=False)
-    missing = missing_sqlite_file(config.database_url)
-    if missing:
+    try:
+        open_existing(config.database_url)  # never a new, empty store
+    except NoStore as missing:  # the wrong directory or settings
         print(f"pbem ratings {args.action}: {missing}", file=sys.stderr)
         return 1
-    open_database(config.database_url)
     if args.action == "rebuild":
         with transaction():
             counted = rated.rebuild()

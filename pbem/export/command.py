@@ -50,8 +50,8 @@ def run(args, config=None) -> int:
     from pbem.config import Config
     from pbem.export.search import FilterError
     from pbem.export.source import ExportError
-    from pbem.store import open_database
-    config = config or Config.from_environment()
+    from pbem.store.database import NoStore, open_existing
+    config = config or Config.from_environment(make_secret=False)  # it signs nothing
     try:
         if args.all:
             return _zip(args, config)
@@ -59,14 +59,14 @@ def run(args, config=None) -> int:
             return _fail("name a game (pbem export 12), or --all for a zip", 2)
         if not (args.game_id.isascii() and args.game_id.isdigit()):
             return _fail(f"{args.game_id!r} is not a game number (pbem export 12)", 2)
-        open_database(config.database_url)
+        open_existing(config.database_url)  # never a new, empty store
         text = _one(args, int(args.game_id), config)
         if args.output:
             with open(args.output, "w", encoding="utf-8") as file:
                 file.write(text)
         else:
             sys.stdout.write(text)
-    except (ExportError, FilterError) as error:
+    except (ExportError, FilterError, NoStore) as error:
         return _fail(str(error), 1)
     except OSError as error:
         return _fail(f"cannot write {args.output}: {error.strerror or error}", 1)
@@ -98,13 +98,13 @@ def _one(args, game_id: int, config) -> str:
 def _zip(args, config) -> int:
     from pbem.export import bulk
     from pbem.export.search import GameFilters
-    from pbem.store import open_database
+    from pbem.store.database import open_existing
     if not args.output:
         return _fail("--all writes a zip: name it with --output FILE.zip", 2)
     filters = GameFilters.from_args({"game": args.engine, "status": args.status,
                                      "player": args.player, "result": args.result,
                                      "q": args.q})
-    open_database(config.database_url)
+    open_existing(config.database_url)  # never a new, empty store
     games = bulk.finished_games(filters)
     with open(args.output, "wb") as file:
         bulk.write_zip(games, file)

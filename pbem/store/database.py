@@ -40,6 +40,52 @@ def sqlite_path(url: str) -> str:
     return url.split("sqlite:///", 1)[-1] if "sqlite:///" in url else ":memory:"
 
 
+class NoStore(Exception):
+    """There is no pbem store at the configured place: a command that is not `serve` or
+    `worker` refuses rather than create a new, empty one (the wrong directory, or the
+    settings not given)."""
+
+
+def missing_sqlite_file(url: str) -> str:
+    """Why a SQLite database is not there ('' when it is, or for PostgreSQL)."""
+    if not url.startswith("sqlite:///"):
+        return ""
+    path = Path(sqlite_path(url)).resolve()
+    if path.is_file():
+        return ""
+    return (f"there is no database file {path} (nothing was created).\n"
+            f"              The first `pbem worker` or `pbem serve` creates it. If pbem runs "
+            f"already, these are not its settings:\n              run "
+            f"`pbem --env-file /etc/pbem/pbem.env status` in its directory (/var/lib/pbem)")
+
+
+def open_existing(url: str, migrate: bool = True) -> Database:
+    """`open_database` for every command but `serve` and `worker`: raises NoStore, having
+    created nothing, when there is no SQLite file at `url` or the database (an empty
+    PostgreSQL one) holds no pbem schema."""
+    missing = missing_sqlite_file(url)
+    if missing:
+        raise NoStore(missing)
+    db = open_database(url, migrate=False)
+    if not db.table_exists("pbem_schema"):
+        db.close()
+        raise NoStore(f"the database {without_password(url)} holds no pbem tables (nothing "
+                      f"was created). The first `pbem worker` or `pbem serve` creates them; "
+                      f"if pbem runs already, these are not its settings")
+    if migrate:
+        migrate_schema(db)
+    return db
+
+
+def without_password(url: str) -> str:
+    """postgresql://user:secret@host/db -> postgresql://user:***@host/db"""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return url
+    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
+
+
 def open_database(url: str, migrate: bool = True) -> Database:
     """Connect the models to the database at `url` and bring its schema up to date."""
     if url.startswith("sqlite:"):
@@ -51,9 +97,14 @@ def open_database(url: str, migrate: bool = True) -> Database:
                          f"not {url.split(':', 1)[0]!r}")
     database.initialize(db)
     if migrate:
-        with _migrating_alone(db):
-            Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
+        migrate_schema(db)
     return db
+
+
+def migrate_schema(db: Database) -> list[str]:
+    """Apply the migrations the database lacks; the names applied."""
+    with _migrating_alone(db):
+        return Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
 
 
 #: pg_advisory_lock's key for migrations (any constant bigint; b"pbem" in hex).
@@ -107,4 +158,5 @@ def is_postgres() -> bool:
     return isinstance(database.obj, PostgresqlDatabase)
 
 
-__all__ = ["open_database", "transaction", "is_postgres", "MODELS"]
+__all__ = ["open_database", "open_existing", "NoStore", "missing_sqlite_file", "transaction",
+           "is_postgres", "MODELS"]
