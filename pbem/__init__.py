@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-__version__ = "0.1.0"
+__version__ = "0.17.0"  # the release: CHANGELOG.md; pyproject.toml reads it here
 
 _HERE = Path(__file__).resolve().parent
 #: The Jinja2 templates (mail bodies, web pages). The repository keeps them at its top,

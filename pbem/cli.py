@@ -34,7 +34,7 @@ import os
 import sys
 
 from notation.record import RecordSyntaxError, format_record, parse_records
-from pbem import __version__
+from pbem import build
 from pbem.bots import NotABot, is_bot
 from pbem.competition.command import add_commands as competition_commands  # light too
 from pbem.outbox_command import add_commands as outbox_commands  # light too
@@ -90,7 +90,7 @@ def _main(argv: list[str] | None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email game server "
                                      "and notation tools.")
-    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    parser.add_argument("--version", action="version", version=f"pbem {build.describe()}")
     parser.add_argument("--env-file", metavar="FILE",
                         help="read PBEM_* settings from this file first, KEY=value a line, "
                         "literally (no shell expansion), as systemd's EnvironmentFile= does")

@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from peewee import DatabaseError, InterfaceError, SqliteDatabase, fn
 
+from pbem import build
 from pbem.config import Config, secret_path
 from pbem.intake import refusals
 from pbem.store import Game, Inbound, Outbox, open_database
@@ -43,7 +44,7 @@ class Status:
     unconfirmed_capped_last_day: int | None = None  # mails unanswered for the hourly cap
 
     def as_json(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), **build.info()}  # which pbem answered: version, commit
 
 
 def check() -> Status:
@@ -141,6 +142,7 @@ def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
     """`pbem status`: exit 0 when the database answers, 1 when it does not (or is not
     there). Creates nothing: see the module's docstring."""
     out(f"pbem for {config.address}, database {without_password(config.database_url)}")
+    out(f"version:      pbem {build.describe()}")
     missing = missing_sqlite_file(config.database_url)
     if missing:
         out(f"database:     MISSING: {missing}")

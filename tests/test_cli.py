@@ -416,9 +416,9 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, argv, code):
 
 
 def test_version(tmp_path):
-    from pbem import __version__
+    from pbem import build
     done = run_pbem("--version", cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (0, f"pbem {__version__}\n")
+    assert (done.returncode, done.stdout) == (0, f"pbem {build.describe()}\n")
 
 
 def test_status_without_settings_creates_nothing_and_says_what_is_missing(tmp_path):

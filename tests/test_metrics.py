@@ -103,4 +103,7 @@ def test_a_database_that_does_not_answer_is_database_up_0(tmp_path):
         metrics = scrape(Config(database_url=url))
     finally:
         database.initialize(None)
-    assert metrics == {("pbem_database_up",): 0}
+    from pbem import build
+    assert metrics == {("pbem_database_up",): 0,  # and which pbem says so
+                       ("pbem_build_info", ("commit", build.info()["commit"]),
+                        ("version", build.version())): 1}

@@ -57,3 +57,18 @@ def test_an_installed_wheel_finds_its_templates(wheel, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [str(tmp_path / "site" / "pbem" / "templates"),
                                         "web/game.html"]
+
+
+def test_an_installed_wheel_names_the_commit_it_was_built_from(wheel, tmp_path):
+    """What deploy/README.md installs (`pip install .`) has no .git beside it: the wheel
+    carries pbem/COMMIT, written by setup.py as it was built, and the version is
+    pbem.__version__ (pyproject.toml reads it there)."""
+    from pbem import __version__, build
+    head = build.checkout_commit(ROOT)
+    assert Path(wheel.filename).name.startswith(f"pbem-{__version__}-")
+    assert wheel.read("pbem/COMMIT").decode() == head + "\n"
+    wheel.extractall(tmp_path / "site")
+    done = subprocess.run([sys.executable, "-c", "from pbem import build; "
+                           "print(build.describe())"], cwd=tmp_path, capture_output=True,
+                          text=True, env={"PYTHONPATH": str(tmp_path / "site")}, timeout=60)
+    assert done.stdout == f"{__version__} (commit {head[:12]})\n", done.stderr

@@ -22,6 +22,7 @@ are kept (`pbem admin forget` blanks rows but never deletes them).
                                           deadlines (clocks) and outbox (due mail); 0 on time
     pbem_last_inbound_seconds             since the last mail came in (absent: never)
     pbem_database_up                      1 when the database answered this scrape
+    pbem_build_info{version,commit}       1, naming the pbem that answered (pbem.build)
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from peewee import DatabaseError, InterfaceError, fn
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
+from pbem import build
 from pbem.engines.base import CHANCE
 from pbem.intake.refusals import totals as refusal_totals
 from pbem.status import seconds_since
@@ -76,6 +78,13 @@ class StoreCollector:
     """prometheus-client's custom collector: each scrape asks the database afresh."""
 
     def collect(self):
+        # Which pbem answers, even when the database does not: `pbem_build_info` joined to
+        # other series (`* on() group_left(version)`) shows a fleet mid-upgrade.
+        built = GaugeMetricFamily("pbem_build_info", "The pbem that answered: its version "
+                                  "and commit (empty when unknown)", labels=["version", "commit"])
+        about = build.info()
+        built.add_metric([about["version"], about["commit"]], 1)
+        yield built
         up = GaugeMetricFamily("pbem_database_up", "1 when the database answered this scrape")
         try:
             families = list(self._families(utcnow()))
