@@ -202,6 +202,30 @@ def test_error_replies_to_one_address_stop_after_a_few_an_hour(server_with):
     assert len(alice.inbox) == before + 4 and "Done: games" in body(alice.last)
 
 
+HOLIDAY = "Thank you for your mail. I am on holiday until 4 January and will read it then."
+
+
+def test_a_responder_quoting_our_mail_gets_three_error_replies_then_silence(onyx):
+    """No robot's headers, our mail quoted below its text (so it is no echo): after three
+    error replies in a row, with nothing carried out, it is not answered any more, in
+    this hour or the next; a mail that works is answered and starts the count afresh."""
+    game_id, alice, bob = onyx
+    turn = alice.last  # the game's first mail: alice (Black) to move
+    before = len(alice.inbox)
+    sent = [alice.reply(HOLIDAY, to=turn) for _ in range(10)]
+    assert len(alice.inbox) == before + 3
+    assert [outcome_of(m).split(",")[0] for m in sent] == ["answered: error"] * 3 + [
+        "ignored: 3 error replies in a row to this address with nothing carried out"] * 7
+    Inbound.update(received=utcnow() - dt.timedelta(hours=2)).execute()
+    alice.reply(HOLIDAY, to=turn)
+    assert len(alice.inbox) == before + 3  # the hour is over, the row is not
+    assert outcome_of(alice.reply("F6", to=turn)) == "done: 1 line(s)"  # a mail that works
+    assert Game.get_by_id(game_id).plies == 1
+    count = len(alice.inbox)
+    assert outcome_of(alice.reply(HOLIDAY, to=turn)).startswith("answered: error")
+    assert len(alice.inbox) == count + 1  # ... so an error is answered again
+
+
 def test_a_mail_that_repeats_our_last_mail_is_not_answered(players, sink):
     (alice,) = players("alice")
     confirmed(alice)

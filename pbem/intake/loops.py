@@ -2,11 +2,15 @@
 
     error replies at most PBEM_ERROR_REPLIES_PER_HOUR an hour to one address: a vacation
                   responder that marks nothing gets a few, then silence for the hour
+    in a row      after ERRORS_IN_A_ROW error replies in a row to one address with nothing
+                  carried out between them, silence until a mail from it works: a
+                  responder that quotes our mail (so is no echo) and marks nothing would
+                  otherwise be answered up to the hourly limit, every hour, for ever
     echoes        a mail that repeats, word for word, our last mail to its sender (an
                   autoresponder quoting us) is not answered
 
-Both read an index (inbound.sender with its time; outbox.recipient), so a check costs a
-mail about what reading one row does.
+All read an index (inbound.sender with its time; outbox.recipient), so a check costs a
+mail about what reading a few rows does.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from pbem.store.prepared import Prepared
 HOUR = dt.timedelta(hours=1)
 ERROR_ANSWERED = "answered: error"  # the outcome of a mail whose answer said only what failed
 ECHO_MIN = 40  # characters: a shorter mail of ours (none is) is not worth comparing
+ERRORS_IN_A_ROW = 3  # error replies to one address, nothing carried out: then silence
+WORKED = "done"  # the outcomes of mail that was carried out start so (pipeline.run_commands)
 
 _ERROR_ANSWERED_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
                                  .where((Inbound.sender == address) & (Inbound.received >= since)
@@ -36,6 +42,26 @@ def error_replies_last_hour(address: str, now: dt.datetime | None = None) -> int
     """Mails from `address` within the hour that were answered only with what failed."""
     since = (now or utcnow()) - HOUR
     return _ERROR_ANSWERED_SINCE.scalar(address, since)
+
+
+_ANSWERED_LATELY = Prepared(lambda address: Inbound.select(Inbound.outcome)
+                            .where((Inbound.sender == address)
+                                   & (Inbound.outcome.startswith(ERROR_ANSWERED)
+                                      | Inbound.outcome.startswith(WORKED)))
+                            .order_by(Inbound.received.desc(), Inbound.id.desc())
+                            .limit(ERRORS_IN_A_ROW).tuples())
+
+
+def error_replies_in_a_row(address: str) -> int:
+    """Error replies to `address` since the last of its mails that was carried out, up to
+    ERRORS_IN_A_ROW. Mail not answered at all (robots, mail ignored by this very limit)
+    neither counts nor breaks the row; a mail that works breaks it."""
+    row = 0
+    for (outcome,) in _ANSWERED_LATELY.rows(address):
+        if not outcome.startswith(ERROR_ANSWERED):
+            break
+        row += 1
+    return row
 
 
 def repeats_our_last_mail(address: str, text: str) -> bool:

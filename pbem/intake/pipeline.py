@@ -5,7 +5,7 @@
     at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized or malformed mail →
     route (by reply token) → authenticate (token + registered From) → extract the text →
     ignore echoes of our own mail → run the commands (an error reply at most a few times
-    an hour)
+    an hour, and a few in a row)
 
 Each step is a small function that either lets the mail go on or stops it, saying why in
 the mail's `outcome`, which is stored with the raw bytes. The raw mail is committed before
@@ -390,9 +390,10 @@ def ignore_echo(intake: Intake) -> bool:
 
 def run_commands(intake: Intake) -> bool:
     """Run the lines and answer. An answer that could only say what failed goes to one
-    address at most PBEM_ERROR_REPLIES_PER_HOUR times an hour (a responder that marks
-    nothing ends its loop there); beyond that, such a mail changes nothing and is not
-    answered (its commands ran in a savepoint, which is rolled back)."""
+    address at most PBEM_ERROR_REPLIES_PER_HOUR times an hour, and at most
+    loops.ERRORS_IN_A_ROW times in a row until a mail from it is carried out (a responder
+    that marks nothing ends its loop there); beyond that, such a mail changes nothing and
+    is not answered (its commands ran in a savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
     bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail)
@@ -412,6 +413,10 @@ def run_commands(intake: Intake) -> bool:
             savepoint.rollback()
             return intake.stop(f"ignored: {config.error_replies_per_hour} error replies to "
                                f"this address within an hour already")
+        if only_errors and loops.error_replies_in_a_row(mail.sender) >= loops.ERRORS_IN_A_ROW:
+            savepoint.rollback()  # a responder quoting us: silence until a mail works
+            return intake.stop(f"ignored: {loops.ERRORS_IN_A_ROW} error replies in a row to "
+                               f"this address with nothing carried out")
     if only_errors:
         return intake.stop(f"{loops.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
     return intake.stop(f"done: {len(intake.lines)} line(s)")
