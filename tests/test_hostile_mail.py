@@ -23,7 +23,7 @@ from mailtest import body
 from pbem import cli
 from pbem.store import Game, Inbound, Outbox
 from pbem.store.models import Player as PlayerRow
-from pbem.store.models import utcnow
+from pbem.store.models import Tournament, utcnow
 
 
 def outcome_of(message):
@@ -130,6 +130,78 @@ def test_invitations_in_total_per_day_are_limited(server_with):
     alice, bob = confirmed(person("alice")), confirmed(person("bob"))
     alice.write("new baronoxx with a1@example.org a2@example.org")
     bob.write("new baronoxx with b1@example.org b2@example.org")
+    assert Game.select().count() == 1
+    assert "as many invitations to new addresses today as it may" in body(bob.last)
+
+
+def test_a_tournament_mail_of_12_lines_sends_one_invitation_to_a_stranger(players):
+    (alice,) = players("alice")
+    confirmed(alice)
+    alice.write("\n".join(["new tournament onyx round-robin with victim@v.test mallory@m.test"]
+                          * 12))
+    assert Outbox.select().where(Outbox.recipient == "victim@v.test").count() == 1
+    assert Tournament.select().count() == 1
+    assert ("you invited victim@v.test to tournament #1 already, and they have not answered "
+            "yet") in " ".join(body(alice.last).split())
+
+
+def test_one_waiting_invitation_per_address_whatever_its_kind(players):
+    """A game's invitation waits: the same stranger is not invited to a tournament, nor
+    asked to be a second address, by the same inviter; another inviter may."""
+    alice, bob = players("alice", "bob")
+    confirmed(alice), confirmed(bob)
+    alice.write("new onyx with victim@v.test")
+    alice.write("new tournament onyx round-robin with victim@v.test carol@c.test")
+    assert "you invited victim@v.test to game #1 already" in " ".join(body(alice.last).split())
+    assert Outbox.select().where(Outbox.recipient == "victim@v.test").count() == 1
+    bob.write("new tournament onyx round-robin with victim@v.test carol@c.test")
+    assert Tournament.select().count() == 1
+    assert Outbox.select().where(Outbox.recipient == "victim@v.test").count() == 2
+
+
+def test_a_second_address_request_waits_like_an_invitation(players):
+    (alice,) = players("alice")
+    confirmed(alice)
+    alice.write("address add victim@v.test")
+    alice.write("new onyx with victim@v.test")
+    assert ("you asked victim@v.test to confirm that it is your address already, and it has "
+            "not answered yet") in " ".join(body(alice.last).split())
+    assert Game.select().count() == 0
+    assert Outbox.select().where(Outbox.recipient == "victim@v.test").count() == 1
+
+
+def test_declined_invitation_lets_the_inviter_invite_again(players, sink):
+    (alice,) = players("alice")
+    confirmed(alice)
+    alice.write("new tournament onyx round-robin with victim@v.test carol@c.test")
+    (invitation,) = sink.to("victim@v.test")
+    victim = players("victim")[0]
+    victim.address = "victim@v.test"
+    victim.reply("decline", to=invitation)
+    alice.write("new onyx with victim@v.test")
+    assert Game.select().count() == 1
+    assert "invites you to play Onyx" in body(sink.to("victim@v.test")[-1])
+
+
+def test_every_kind_of_invitation_counts_against_the_same_daily_limit(server_with):
+    config, person = server_with(invitations_per_day=4)
+    alice = confirmed(person("alice"))
+    alice.write("new tournament onyx round-robin with t1@example.org t2@example.org")
+    alice.write("address add second@example.org")
+    alice.write("new onyx with g1@example.org")
+    alice.write("new onyx with g2@example.org")
+    assert "you have invited 4 addresses that never wrote to pbem within a day, and may " \
+           "invite 4 a day; g2@example.org would be more" in " ".join(body(alice.last).split())
+    assert Game.select().count() == 1
+    assert Outbox.select().where(Outbox.recipient == "g2@example.org").count() == 0
+
+
+def test_tournament_invitations_count_in_the_total_a_day(server_with):
+    config, person = server_with(invitations_total_per_day=3)
+    alice, bob = confirmed(person("alice")), confirmed(person("bob"))
+    alice.write("new tournament onyx round-robin with t1@example.org t2@example.org")
+    bob.write("new onyx with b1@example.org")
+    bob.write("new onyx with b2@example.org")
     assert Game.select().count() == 1
     assert "as many invitations to new addresses today as it may" in body(bob.last)
 

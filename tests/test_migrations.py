@@ -70,3 +70,38 @@ def test_a_new_mail_is_written_into_no_index_it_does_not_need(store):
 def test_no_table_without_a_model(store):
     tables = set(database.obj.get_tables()) - {"pbem_schema"}
     assert tables == {model._meta.table_name for model in MODELS}
+
+
+def test_0030_writes_in_the_invitations_still_waiting(store):
+    """An upgraded server keeps its limits: the invitations that waited before 0030 (a
+    game's seat, a tournament's entrant, a second address's request, each to an address
+    that never confirmed) are rows of `invitation` after it; answered ones are not."""
+    from playhouse.migrations import Runner
+
+    from pbem.engines import get_engine
+    from pbem.play import create_game
+    from pbem.store.database import MIGRATIONS
+    from pbem.store.models import Address, Entrant, Invitation, Player, Request, Tournament
+    runner = Runner(database.obj, directory=str(MIGRATIONS), table_name="pbem_schema")
+    names = [m.name for m in runner.migrations()]
+    runner.down(names[names.index("0030_invitations") - 1])
+    alice = Player.create(email="alice@example.org", name="alice", confirmed=True)
+    bob = Player.create(email="bob@example.org", name="bob", confirmed=True)
+    victim = Player.create(email="victim@v.test", name="victim")
+    carol = Player.create(email="carol@c.test", name="carol")
+    game = create_game(get_engine("onyx"), {}, [alice, victim], alice, accepted=False)
+    create_game(get_engine("onyx"), {}, [alice, bob], alice, accepted=False)  # confirmed
+    tournament = Tournament.create(engine="onyx", kind="round-robin", options={},
+                                   organiser=bob)
+    Entrant.create(tournament=tournament, player=victim, number=0)
+    Entrant.create(tournament=tournament, player=carol, number=1, answer="declined")
+    Address.create(player=alice, email="second@s.test")
+    request = Request.create(kind="address", player=alice, lines=["second@s.test"])
+    Address.create(player=bob, email="other@s.test", confirmed=True)
+    Request.create(kind="address", player=bob, lines=["other@s.test"], open=False)
+    runner.up()
+    rows = {(row.inviter.email, row.address, row.kind, row.subject, row.waiting)
+            for row in Invitation.select()}
+    assert rows == {("alice@example.org", "victim@v.test", "game", game.id, True),
+                    ("bob@example.org", "victim@v.test", "tournament", tournament.id, True),
+                    ("alice@example.org", "second@s.test", "address", request.id, True)}

@@ -23,6 +23,7 @@ from pbem.competition.rated import split_rated
 from pbem.competition.seeks import bound, describe, open_seeks, rating_of
 from pbem.engines import get_engine
 from pbem.play import display_name
+from pbem.policy import invitations
 from pbem.store.models import Seek
 from pbem.timekeeping import controls
 
@@ -99,6 +100,10 @@ def join(speaker: Speaker, rest: str) -> list[str]:
                                                         and mine.mu > row.high):
         raise Refused(f"seek #{row.id} is for ratings {bound(row.low)}-{bound(row.high)}; "
                       f"yours in {get_engine(row.engine).title} is {mine}.")
+    refusal = invitations.refusal(speaker.config, invitations.SEEK, speaker.player,
+                                  [row.player.email])  # the same door as every invitation
+    if refusal:
+        raise Refused(refusal)
     claimed = (Seek.update(status="joined").where((Seek.id == row.id) & (Seek.status == "open"))
                .execute())
     if not claimed:
@@ -107,6 +112,7 @@ def join(speaker: Speaker, rest: str) -> list[str]:
                      row.player, f"This game is seek #{row.id}, joined by "
                                  f"{display_name(speaker.player.name)}.")
     Seek.update(game=game).where(Seek.id == row.id).execute()
+    invitations.to_seek(speaker.player, row.player, game.id)
     return [f"You joined seek #{row.id}: game #{game.id} ({describe(row)}) against "
             f"{display_name(row.player.name)} has started; its first mail is on its way."]
 

@@ -1,11 +1,15 @@
 """Mail to addresses that may never have written to pbem: invitations to a game or a
-tournament, the request to confirm a new address, and a second address's confirmation.
+tournament, a seek's game (its writer is mailed when someone joins), the request to
+confirm a new address, and a second address's confirmation.
 
 Each could make pbem a tool for mailing strangers, so each is checked here against the
 limits on such mail (pbem.policy.limits) before anything is created, and written here:
 `refusal(...)` says why not (for the writer to read), or None; the caller then creates
-its game, tournament or request and calls the matching function below. Nothing the
-inviter wrote reaches the invited but their name and address and the game's options.
+its game, tournament or request and calls the matching function below, which counts the
+invitation (an `invitation` row, when the address never confirmed) as it writes it: one
+count for every kind, so the limits are the same whichever way a stranger is named.
+Nothing the inviter wrote reaches the invited but their name and address and the game's
+options.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from pbem.policy import limits
 from pbem.policy.letters import note
 from pbem.store import Player
 
-GAME, TOURNAMENT, ADDRESS, CONFIRMATION = "game", "tournament", "address", "confirmation"
+GAME, TOURNAMENT, SEEK, ADDRESS = "game", "tournament", "seek", "address"
+CONFIRMATION = "confirmation"  # a first mail's sender asked to confirm: no inviter
 STRANGER = ("You got this because someone typed your address; if you do not know them, "
             "ignore this mail and nothing more will come.")
 
@@ -26,12 +31,12 @@ STRANGER = ("You got this because someone typed your address; if you do not know
 def refusal(config: Config, kind: str, inviter: Player | None = None,
             addresses: list[str] = ()) -> str | None:
     """Why `inviter` may not have pbem write to `addresses` now (a `kind` of mail from
-    this module), for them to read; None if they may."""
-    if kind == GAME:
+    this module), for them to read; None if they may. Every invitation by a player counts
+    alike (pbem.policy.limits); a confirmation request, which nobody sent, only against
+    the hourly cap."""
+    if kind in (GAME, TOURNAMENT, SEEK, ADDRESS):
         return limits.invitation_refusal(config, inviter, list(addresses))
-    if kind == TOURNAMENT:
-        return limits.tournament_invitation_refusal(config, inviter, list(addresses))
-    if limits.unconfirmed_cap_reached(config):  # an address's or a sender's confirmation
+    if limits.unconfirmed_cap_reached(config):  # a sender's confirmation
         return limits.CAP_WORDS
     return None
 
@@ -39,6 +44,7 @@ def refusal(config: Config, kind: str, inviter: Player | None = None,
 def to_game(config: Config, table: Table, seat: int, options: str) -> bool:
     """The invitation to a seat of a game being created (`new onyx with …`)."""
     player, host = table.seats[seat].player, table.seats[0].player
+    limits.record_invitation(table.game.creator or host, player.email, GAME, table.game.id)
     token = seat_token(config.secret_key, table.game.id, seat)
     return note(config, player, subject(table), [
         f"{host.name} <{host.email}> invites you to play {table.engine.title} ({options}) "
@@ -54,6 +60,7 @@ def to_tournament(config: Config, tournament, entrant, request_id: int, subject:
     token = confirm_token(config.secret_key, request_id)
     names = ", ".join(e.player.name for e in tournament.entrants.order_by("number"))
     organiser = tournament.organiser
+    limits.record_invitation(organiser, entrant.player.email, TOURNAMENT, tournament.id)
     return note(config, entrant.player, subject, [
         f"{organiser.name} <{organiser.email}> invites you to tournament #{tournament.id}: "
         f"{description}, with {names}.",
@@ -62,6 +69,13 @@ def to_tournament(config: Config, tournament, entrant, request_id: int, subject:
         "Reply to this mail with `accept` or `decline` on the first line.",
         STRANGER,
     ], reply_to=reply_address(token, config.domain))
+
+
+def to_seek(joiner: Player, seeker: Player, game_id: int) -> None:
+    """`join seek N` started game `game_id`, whose first mail goes to the seek's writer
+    (the conversation writes it): counted like an invitation if that address never
+    confirmed."""
+    limits.record_invitation(joiner, seeker.email, SEEK, game_id)
 
 
 def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str) -> bool:
@@ -79,6 +93,7 @@ def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str
 
 def to_confirm_address(config: Config, player: Player, address: str, request_id: int) -> bool:
     """`address add`: the new address is asked whether it is the player's."""
+    limits.record_invitation(player, address, ADDRESS, request_id)
     token = confirm_token(config.secret_key, request_id)
     return note(config, (player.name, address), "[pbem] is this your address?", [
         f"The pbem player {player.name} asked to receive and send game mail from this "

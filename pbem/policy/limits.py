@@ -7,14 +7,17 @@ for mailing third parties, so all are limited (pbem.policy.invitations asks here
 
     invitations   per inviter and per day, and in total per day, to addresses that have
                   not confirmed (PBEM_INVITATIONS_PER_DAY, PBEM_INVITATIONS_TOTAL_PER_DAY);
-                  at most one waiting invitation per (inviter, address)
+                  at most one waiting invitation per (inviter, address). Every kind counts
+                  alike (a game's, a tournament's, a seek's, a second address's request),
+                  from one table (`invitation`): no kind of invitation escapes the limits
     all such mail at most PBEM_UNCONFIRMED_MAIL_PER_HOUR an hour in all; when the cap is
                   reached the operator is told (a warning in the log; `pbem status`
                   shows the count) and the rest waits for the next hour
 
 The limits on answers that could feed a loop with a robot (error replies, echoes) are
 mail in's (pbem.intake.loops). Every count reads an index (outbox.created,
-outbox.recipient, game.created), so a limit costs a mail about what reading one row does.
+outbox.recipient, invitation by inviter and date), so a limit costs a mail about what
+reading one row does.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ import datetime as dt
 import logging
 
 from pbem.config import Config
-from pbem.store import Address, Game, Outbox, Player, Seat
-from pbem.store.models import Entrant, Tournament, utcnow
+from pbem.store import Address, Game, Outbox, Player, Request, Seat
+from pbem.store.models import Entrant, Invitation, Tournament, utcnow
 
 log = logging.getLogger(__name__)
 
 HOUR, DAY = dt.timedelta(hours=1), dt.timedelta(days=1)
+ADDRESS_KIND = "address"  # a second address's request (pbem.policy.invitations.ADDRESS)
 CAP_REACHED = "ignored: the hourly cap on mail to unconfirmed addresses is reached"
 CAP_WORDS = ("pbem has sent as much mail to new addresses within the hour as it may; try "
              "again in an hour.")
@@ -58,21 +62,35 @@ def unconfirmed_cap_reached(config: Config, more: int = 1) -> bool:
     return True
 
 
-def invitation_refusal(config: Config, inviter: Player, addresses: list[str]) -> str | None:
-    """Why `inviter` may not invite `addresses` now, for them to read; None if they may."""
-    waiting = (Seat.select(Player.email, Game.id).join(Player).switch(Seat).join(Game)
-               .where((Game.creator == inviter) & (Game.status == "inviting")
-                      & Seat.answer.is_null() & Player.email.in_(addresses)).tuples().first())
-    if waiting:
-        return (f"you invited {waiting[0]} to game #{waiting[1]} already, and they have not "
-                f"answered yet; one invitation at a time (decline that game to invite "
-                f"them again).")
-    confirmed = set(Player.select(Player.email).where(Player.email.in_(addresses)
-                                                      & Player.confirmed).scalars())
-    new = [address for address in addresses if address not in confirmed]
+def unconfirmed(addresses: list[str]) -> list[str]:
+    """Those of `addresses` that never confirmed: neither a confirmed player's address
+    nor a second address a player confirmed (in the order given)."""
+    known = set(Player.select(Player.email).where(Player.email.in_(addresses)
+                                                  & Player.confirmed).scalars())
+    known |= set(Address.select(Address.email).where(Address.email.in_(addresses)
+                                                     & Address.confirmed).scalars())
+    return [address for address in addresses if address not in known]
+
+
+def invitation_refusal(config: Config, inviter: Player, addresses: list[str],
+                       count: bool = True) -> str | None:
+    """Why `inviter` may not have pbem write to `addresses` now, for them to read; None
+    if they may. Whatever the invitation (a game's, a tournament's, a seek's, a second
+    address's), the addresses that never confirmed count alike: one waiting invitation
+    per (inviter, address), PBEM_INVITATIONS_PER_DAY a day from one inviter,
+    PBEM_INVITATIONS_TOTAL_PER_DAY from all, within the hourly cap. With `count` False
+    only the waiting invitation is looked at (a mail that adds none: the same request)."""
+    new = unconfirmed(list(dict.fromkeys(addresses)))
     if not new:
         return None
-    mine = _invited_today(Game.creator == inviter)
+    waiting = _waiting(inviter, new)
+    if waiting is not None:
+        return (f"{_what(waiting)} already, and "
+                f"{'it has' if waiting.kind == ADDRESS_KIND else 'they have'} not answered "
+                f"yet; one invitation at a time to an address that never wrote to pbem.")
+    if not count:
+        return None
+    mine = _invited_today(Invitation.inviter == inviter)
     if mine + len(new) > config.invitations_per_day:
         return (f"you have invited {mine} addresses that never wrote to pbem within a day, "
                 f"and may invite {config.invitations_per_day} a day; {', '.join(new)} would "
@@ -86,29 +104,50 @@ def invitation_refusal(config: Config, inviter: Player, addresses: list[str]) ->
 
 
 def _invited_today(*conditions) -> int:
-    """Seats in games created within a day whose player never confirmed (the creator's
-    own seat is confirmed: they wrote the `new`)."""
-    query = (Seat.select().join(Game).switch(Seat).join(Player)
-             .where((Game.created >= utcnow() - DAY) & ~Player.confirmed
-                    & Game.creator.is_null(False) & (Seat.player != Game.creator), *conditions))
-    return query.count()
+    """Invitations to addresses that had not confirmed, of every kind, within a day."""
+    return (Invitation.select().where(Invitation.created >= utcnow() - DAY, *conditions)
+            .count())
 
 
-def tournament_invitation_refusal(config: Config, organiser: Player,
-                                  addresses: list[str]) -> str | None:
-    """A game's limits on inviting new addresses, with this organiser's tournament
-    invitations of the day counted too."""
-    refusal = invitation_refusal(config, organiser, addresses)
-    if refusal:
-        return refusal
-    confirmed = set(Player.select(Player.email).where(Player.email.in_(addresses)
-                                                      & Player.confirmed).scalars())
-    new = [a for a in addresses if a not in confirmed]
-    today = (Entrant.select().join(Tournament).switch(Entrant).join(Player)
-             .where((Tournament.organiser == organiser) & ~Player.confirmed
-                    & (Tournament.created >= utcnow() - DAY)).count())
-    if new and today + len(new) > config.invitations_per_day:
-        return (f"you have invited {today} addresses that never wrote to pbem to tournaments "
-                f"within a day, and may invite {config.invitations_per_day} a day; "
-                f"{', '.join(new)} would be more. Ask them to write to pbem first.")
+def _waiting(inviter: Player, addresses: list[str]) -> Invitation | None:
+    """The inviter's invitation to one of `addresses` that still waits for its answer.
+    A row is marked waiting when written; whether it still is, its game, tournament or
+    request says (answered, cancelled, expired, forgotten: all end it), looked at here."""
+    rows = Invitation.select().where((Invitation.inviter == inviter) & Invitation.waiting
+                                     & Invitation.address.in_(addresses))
+    for row in rows.order_by(Invitation.id):
+        if _still_waiting(row):
+            return row
+        Invitation.update(waiting=False).where(Invitation.id == row.id).execute()
     return None
+
+
+def _still_waiting(row: Invitation) -> bool:
+    if row.kind == "game":
+        return (Seat.select().join(Game).switch(Seat).join(Player)
+                .where((Seat.game == row.subject) & (Player.email == row.address)
+                       & Seat.answer.is_null() & (Game.status == "inviting")).exists())
+    if row.kind == "tournament":
+        return (Entrant.select().join(Tournament).switch(Entrant).join(Player)
+                .where((Entrant.tournament == row.subject) & (Player.email == row.address)
+                       & Entrant.answer.is_null() & (Tournament.status == "inviting"))
+                .exists())
+    if row.kind == ADDRESS_KIND:
+        return (Request.select().where((Request.id == row.subject) & Request.open).exists()
+                and Address.select().where((Address.email == row.address)
+                                           & (Address.player == row.inviter_id)
+                                           & ~Address.confirmed).exists())
+    return False  # a seek's game starts at once: nothing waits
+
+
+def _what(row: Invitation) -> str:
+    if row.kind == ADDRESS_KIND:
+        return f"you asked {row.address} to confirm that it is your address"
+    return f"you invited {row.address} to {row.kind} #{row.subject}"
+
+
+def record_invitation(inviter: Player, address: str, kind: str, subject: int) -> None:
+    """An invitation is on its way to `address`: counted if the address never confirmed."""
+    if unconfirmed([address]):
+        Invitation.create(inviter=inviter, address=address, kind=kind, subject=subject,
+                          waiting=kind != "seek")

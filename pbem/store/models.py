@@ -245,6 +245,22 @@ class Address(BaseModel):
     created = DateTimeField(default=utcnow)
 
 
+class Invitation(BaseModel):
+    """A mail a player had pbem write to an address that had not confirmed (a game's or a
+    tournament's invitation, a second address's request): the one count behind the
+    limits on mail to strangers (pbem.policy.limits), whatever the kind."""
+    inviter = ForeignKeyField(Player, backref="invitations", on_delete="CASCADE",
+                              index=False)  # indexed with `created`, below
+    address = CharField()  # lower-case
+    kind = CharField()  # game, tournament, address (pbem.policy.invitations)
+    subject = IntegerField()  # the game's, the tournament's or the request's id
+    created = DateTimeField(default=utcnow, index=True)  # invitations a day, all told
+    waiting = BooleanField(default=True)  # no answer yet, as far as pbem has looked
+
+    class Meta:
+        indexes = ((("inviter", "created"), False),)  # an inviter's invitations a day
+
+
 class Ban(BaseModel):
     """An address (or `@domain`) whose mail is dropped unanswered (`pbem admin ban`)."""
     address = CharField(unique=True)  # lower-case: alice@example.org, or @example.org
@@ -420,9 +436,12 @@ Outbox.add_index(Outbox.index(Outbox.sent, name="outbox_sent")
                  .where(Outbox.sent.is_null(False)))
 Outbox.add_index(Outbox.index(Outbox.failed, name="outbox_failed")
                  .where(Outbox.failed.is_null(False)))
+Invitation.add_index(Invitation.index(Invitation.inviter, Invitation.address,
+                                     name="invitation_waiting")
+                     .where(Invitation.waiting))  # one waiting per (inviter, address)
 
 
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
-          TimeControl, Clock, Vacation, Address, Ban, Bounce, Refusal, Notice,
+          TimeControl, Clock, Vacation, Address, Invitation, Ban, Bounce, Refusal, Notice,
           Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Condition,
           Annotation, Annotator)
