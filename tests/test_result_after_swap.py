@@ -97,3 +97,55 @@ def test_the_end_mail_tells_each_player_their_own_result(players, mail_server):
     assert "You lost: ann won." in body(ben.last)
     record = parse_record(record_in(body(ann.last)))
     assert record.result == "0-1"
+
+
+# -- the record names the colours after the swap and the winner (#35 item 5) -------------
+
+BOB_CONNECTS = ["A1", "C1", "A2", "C2", "A3", "C4", "A4", "C5", "A5", "C6"]
+
+
+def test_after_a_swap_every_record_names_the_colours_and_the_winner(
+        players, mail_server, monkeypatch, capsys):
+    """Alice Martin places C3 as Black, bob swaps and joins rows 1 and 6 with the black
+    stones: the end mail's record, the `.txt`, the `.sgf` and `pbem export` all say bob
+    played Black from the swap on and won, beside the result by colour (1-0)."""
+    from pbem.admin import start_game
+    from pbem.cli import main
+    from pbem.engines import ENGINES
+    from pbem.policy.delivery import deliver_due
+    from pbem.web import create_app
+    alice, bob = players("alice", "bob")
+    game_id = start_game(mail_server, ENGINES["onyx"], {"board": "6", "setup": "open"},
+                         [alice.address, bob.address])
+    deliver_due(mail_server)
+    alice.reply("name Alice Martin\nC3")
+    bob.reply("swap")
+    for number, move in enumerate(BOB_CONNECTS):
+        (alice if number % 2 == 0 else bob).reply(move)
+    assert "You won." in body(bob.last)
+    mailed = record_in(body(alice.last))
+    assert "You lost: bob won." in body(alice.last)
+    tags = ('[Black "Alice Martin"]\n[White "bob"]\n[BlackAfterSwap "bob"]\n'
+            '[WhiteAfterSwap "Alice Martin"]\n[Winner "bob"]\n[Result "1-0"]\n')
+    assert tags in mailed
+    client = create_app(mail_server).test_client()
+    assert client.get(f"/games/{game_id}.txt").get_data(as_text=True) == mailed
+    sgf = client.get(f"/games/{game_id}.sgf").get_data(as_text=True)
+    assert "PB[bob]" in sgf and "PW[Alice Martin]" in sgf and "RE[B+]" in sgf
+    monkeypatch.setenv("PBEM_DATABASE_URL", mail_server.database_url)
+    monkeypatch.setenv("PBEM_SECRET_KEY", "test-secret-key")
+    capsys.readouterr()
+    assert main(["export", str(game_id)]) == 0
+    assert capsys.readouterr().out == mailed
+    assert parse_record(mailed).tag("Winner") == "bob"  # and it reads back
+
+
+def test_a_resignation_after_a_swap_names_the_winner_too(config):
+    game_id = start(config, "onyx", ["ann", "ben"], board=6, setup="open")
+    play(game_id, (0, "C3"), (1, "swap"), (0, "A1"))
+    resign(game_id, 0)  # ann, White since the swap, gives up: ben's black stones win
+    from pbem.export.record import record_text
+    from pbem.play import Table
+    text = record_text(Table.load(game_id))
+    assert ('[BlackAfterSwap "ben"]\n[WhiteAfterSwap "ann"]\n[Winner "ben"]\n'
+            '[Termination "ann resigned"]\n[Result "1-0"]\n') in text

@@ -167,6 +167,8 @@ class Game:
         result = self.engine.result_token(self.state)
         if self.termination is not None:
             result = self.termination[0]
+        tags += self.engine.result_tags(self.state, self.players, result)
+        if self.termination is not None:
             tags.append(("Termination", self.termination[1]))
         tags.append(("Result", result))
         moves = [Move(ply.text, self.label(ply.seat) if ply.labelled else None,

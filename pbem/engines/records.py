@@ -23,6 +23,12 @@ class RecordsAndPictures:
         tags += [(f"Seat{seat + 1}", name) for seat, name in enumerate(players)]
         return tags
 
+    def result_tags(self, state: State, players: Sequence[str],
+                    result: str) -> list[tuple[str, str]]:
+        """Tags a reader needs beside the seats' and the result to know who won (Onyx
+        after a swap); none by default, where the result's shares are in seat order."""
+        return []
+
     def options_from_tags(self, tags: dict[str, str]) -> dict[str, str]:
         return {option.name: tags[option.name.capitalize()]
                 for option in self.options if option.name.capitalize() in tags}

@@ -471,6 +471,19 @@ class Onyx(Engine):
     def players_from_tags(self, tags: dict[str, str]) -> list[str]:
         return [tags.get("Black", "Black"), tags.get("White", "White")]
 
+    def result_tags(self, state: OnyxState, players, result: str) -> list[tuple[str, str]]:
+        """After a swap the `Black` tag still names who placed the first stone (the
+        seats replay by it), while the result is by colour: so the record also says who
+        played which stones from the swap on, and who won (notation/onyx.md)."""
+        if not state.swapped:
+            return []
+        tags = [("BlackAfterSwap", players[state.seat_of(BLACK)]),
+                ("WhiteAfterSwap", players[state.seat_of(WHITE)])]
+        colour = {"1-0": BLACK, "0-1": WHITE}.get(result)
+        if colour is not None:
+            tags.append(("Winner", players[state.seat_of(colour)]))
+        return tags
+
     def resigned_result(self, state: OnyxState, seat: int) -> str:
         """By colour, like every Onyx result: after a swap, seat 0 plays White."""
         return "0-1" if state.colour_of(seat) == BLACK else "1-0"
