@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from notation.text import clean_text
+
 LINE_WIDTH = 79
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -124,7 +126,9 @@ def parse_records(text: str) -> list[Record]:
 
 
 def _lines(text: str) -> list[str]:
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+    """The lines of a record, without control characters (notation.text): a record is
+    read for a page, a feed or a terminal, and none of them should get one."""
+    return clean_text(text.removeprefix("\ufeff")).split("\n")
 
 
 def _parse_lines(lines: list[str], offset: int) -> Record:

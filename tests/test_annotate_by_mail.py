@@ -142,3 +142,13 @@ def test_annotate_in_the_games_own_reply_needs_no_number(finished):
     bob.reply(f"annotate\n\n{annotated(game_id)}", quote=False)
     assert f"published as annotation 1: http://127.0.0.1:0/games/{game_id}/annotated/1" in (
         " ".join(answer_to(bob).split()))
+
+
+def test_an_annotation_keeps_no_control_character(finished, client):
+    game_id, alice, bob = finished
+    alice.write(f"annotate {game_id}\n\n"
+                + annotated(game_id, "(2. E5 {cen\x1b[5mtral\x07} 2... E6)"))
+    (annotation,) = Annotation.select()
+    assert "{cen[5mtral}" in annotation.text and "\x1b" not in annotation.text
+    view = client.get(f"/games/{game_id}/annotated/1").get_data(as_text=True)
+    assert "cen[5mtral" in view and "\x07" not in view

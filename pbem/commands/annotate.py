@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from notation.text import clean_text
 from pbem.annotations import NotPublished, annotations_of, publish
 from pbem.commands.speaker import Refused, Speaker
 from pbem.play import Table
@@ -47,13 +48,14 @@ def annotate_in_game(speaker: Speaker, table: Table, seat: int, rest: str) -> li
 
 def record_in(mail) -> str | None:
     """The record of a mail: an attached text file with tags, else the body from its
-    first tag line, without quoted lines and the signature."""
+    first tag line, without quoted lines and the signature; without control characters
+    either way (notation.text)."""
     if mail is None:
         return None
     for attached in mail.text_attachments():
         if _TAG_LINE.search(attached):
-            return attached
-    body = mail.body_text().replace("\r\n", "\n")
+            return clean_text(attached)
+    body = clean_text(mail.body_text())
     start = _TAG_LINE.search(body)
     if start is None:
         return None

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from peewee import IntegrityError, OperationalError, fn
 
+from notation.text import clean_text
 from pbem.commands import Speaker, command_lines, run_game_mail, run_global_mail
 from pbem.commands.account import confirm_address
 from pbem.commands.tournaments import answer_invitation
@@ -371,8 +372,10 @@ def _confirm(intake: Intake, request: Request) -> bool:
 
 
 def extract(intake: Intake) -> bool:
-    """The player's new text, without quotes and signatures: its first lines are commands."""
-    intake.text = reply_text(intake.mail)
+    """The player's new text, without quotes and signatures: its first lines are commands.
+    Control characters go here (notation.text): nothing a player writes by mail, a
+    comment, a name, a seek's or a tournament's fields, keeps one."""
+    intake.text = clean_text(reply_text(intake.mail))  # no control characters kept
     intake.lines = command_lines(intake.text)
     subject = re.sub(r"^((re|aw|sv|fw|fwd)\s*:\s*)+", "", intake.mail.subject, flags=re.I)
     if not intake.lines and subject.strip().lower() in SUBJECT_COMMANDS:

@@ -24,6 +24,7 @@ from peewee import (
     TextField,
 )
 
+from notation.text import clean_text
 from pbem import clock
 from pbem.engines.dealing import CURRENT
 from pbem.store.handle import database
@@ -45,6 +46,28 @@ class JSONField(TextField):
         return None if value is None else json.loads(value)
 
 
+class WrittenText(TextField):
+    """Text a player wrote (a comment, an annotation): kept and read without control
+    characters (notation.text), so that a row written before the intake cleaned it
+    cannot break a feed, a record or a terminal on its way out."""
+
+    def db_value(self, value):
+        return None if value is None else clean_text(value)
+
+    def python_value(self, value):
+        return None if value is None else clean_text(value)
+
+
+class WrittenName(CharField):
+    """A display name a player chose, cleaned as WrittenText is."""
+
+    def db_value(self, value):
+        return None if value is None else clean_text(value)
+
+    def python_value(self, value):
+        return None if value is None else clean_text(value)
+
+
 class BaseModel(Model):
     class Meta:
         database = database
@@ -53,7 +76,7 @@ class BaseModel(Model):
 
 class Player(BaseModel):
     email = CharField(unique=True)  # lower-case
-    name = CharField()
+    name = WrittenName()
     confirmed = BooleanField(default=False)  # has shown they receive mail at `email`
     created = DateTimeField(default=utcnow)
     digest = BooleanField(default=False)  # one mail a day instead of one per move
@@ -134,7 +157,7 @@ class Comment(BaseModel):
     game = ForeignKeyField(Game, backref="comments", on_delete="CASCADE")
     ply = IntegerField()  # plies played when it was said
     seat = IntegerField()
-    text = TextField()
+    text = WrittenText()
     created = DateTimeField(default=utcnow)
 
 
@@ -296,7 +319,7 @@ class Annotation(BaseModel):
     main line is the game's, its variations checked (pbem.annotations)."""
     game = ForeignKeyField(Game, backref="annotations", on_delete="CASCADE")
     author = ForeignKeyField(Player, backref="annotations")
-    text = TextField()  # the record in pbem's layout (notation/README.md)
+    text = WrittenText()  # the record in pbem's layout (notation/README.md)
     created = DateTimeField(default=utcnow)
 
 

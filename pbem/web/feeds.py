@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
+from notation.text import clean_text
 from pbem.engines import ENGINES
 from pbem.export.public import as_public, shown_moves
 from pbem.export.search import GameFilters
@@ -30,10 +31,14 @@ def _time(moment) -> str:
 
 def atom(title: str, here: str, page: str, updated, entries: list[dict]) -> Response:
     root = request.url_root.rstrip("/")
-    body = render_template("web/feed.xml", title=title, id=root + here, feed_url=root + here,
-                           page=root + page, updated=_time(updated), entries=[
-                               {**entry, "link": root + entry["link"],
-                                "updated": _time(entry["updated"])} for entry in entries])
+    # Every text once more without what XML cannot carry (notation.text): a feed that
+    # does not parse is broken for every reader, for good.
+    body = render_template("web/feed.xml", title=clean_text(title), id=root + here,
+                           feed_url=root + here, page=root + page, updated=_time(updated),
+                           entries=[{**entry, "title": clean_text(entry["title"]),
+                                     "summary": clean_text(entry["summary"]),
+                                     "link": root + entry["link"],
+                                     "updated": _time(entry["updated"])} for entry in entries])
     return Response(body, mimetype="application/atom+xml", content_type=ATOM)
 
 

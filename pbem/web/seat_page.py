@@ -30,6 +30,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 from markupsafe import Markup
 
+from notation.text import clean_text
 from pbem import TEMPLATES
 from pbem.engines import ENGINES
 from pbem.mail import words
@@ -178,8 +179,9 @@ def show(token: str):
     game, seat = seat_of_token(token)
     if revoked(game, seat):
         return redirect(url_for("game_page.show", game_id=game.id), 303)
-    text = request.args.get("move", "")[:500]
-    return render(token, game, seat, text=text, done=request.args.get("done", "")[:500])
+    text = clean_text(request.args.get("move", ""))[:500]
+    return render(token, game, seat, text=text,
+                  done=clean_text(request.args.get("done", ""))[:500])
 
 
 @seat_page.route("/play/<token>", methods=["POST"])
@@ -191,7 +193,7 @@ def play(token: str):
     if why:
         return render(token, game, seat, refusal=f"Nothing was played: {why}. Here is the "
                       f"position again; send your move from this page.", status=403)
-    text = request.form.get("move", "")[:500]
+    text = clean_text(request.form.get("move", ""))[:500]  # a page's `say` as a mail's
     shown = request.form.get("ply", "")
     if not (shown.isascii() and shown.isdigit()):
         abort(400, "The form did not say which position it showed; reload the page.")
