@@ -18,12 +18,14 @@
     pbem admin cancel|adjudicate|ban|unban|bans|merge|forget ...   the operator's tools
     pbem backup DIRECTORY|FILE [--keep N]   a consistent copy of the database, while it runs
     pbem ratings rebuild|show GAME       the ratings again from the archive; a game's leaders
+    pbem migrate [--back-to N [--yes]]   the schema up to date once (a rolling upgrade), or back
     pbem --version
 
 The server commands read their settings from PBEM_* environment variables (README.md), or
 with `--env-file FILE` from an environment file read literally, as systemd reads it.
 Settings are checked before anything starts: a bad one is named, with what it must be,
-and the command exits 78 (EX_CONFIG; `pbem ingest` exits 75 so the MTA keeps the mail).
+and the command exits 78 (EX_CONFIG; `pbem ingest` exits 75 so the MTA keeps the mail),
+as every command does on a database whose schema a newer pbem migrated.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, replay_variation, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
-from pbem.store.database import NoStore  # light: peewee only
+from pbem.schema_command import add_commands as schema_commands  # light too
+from pbem.store.database import NoStore, SchemaTooNew  # light: peewee only
 
 EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
 EX_SIGPIPE = 128 + 13  # what a shell reports for a writer whose reader went away
@@ -74,6 +77,9 @@ def _main(argv: list[str] | None) -> int:
         for warning in unknown_settings(os.environ):
             print(f"pbem: {warning}", file=sys.stderr)
         return args.run(args)
+    except SchemaTooNew as error:  # a newer pbem migrated it: this one must not run on it
+        print(f"pbem {_name(args)}: {error}", file=sys.stderr)
+        return EX_TEMPFAIL if args.run is _ingest else EX_CONFIG
     except NoStore as error:  # only serve and worker make a store: nothing was created
         if args.run is _ingest:
             print(f"pbem ingest: try again later: {error}", file=sys.stderr)
@@ -168,6 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     _admin_parser(commands)
     competition_commands(commands)
     outbox_commands(commands)
+    schema_commands(commands)
     return parser
 
 
@@ -360,7 +367,7 @@ def _name(args) -> str:
     """The command as the operator typed it, for a refusal: `admin ban`, `new`."""
     if getattr(args, "action", None) and args.run is _admin:
         return f"admin {args.action}"
-    return {_new: "new", _deliver: "deliver", _export: "export"}.get(args.run, "")
+    return args.run.__name__.lstrip("_")  # each command's runner is named after it
 
 
 def _serve(args) -> int:

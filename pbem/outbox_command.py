@@ -28,24 +28,24 @@ def add_commands(commands) -> None:
     outbox = commands.add_parser("outbox", help="the mail waiting, given up or bouncing; "
                                  "retry or drop it")
     _filters(outbox)
-    outbox.set_defaults(run=_run, action="list")
+    outbox.set_defaults(run=_outbox, action="list")
     actions = outbox.add_subparsers(title="outbox commands")
     listing = actions.add_parser("list", help="list mail (the default)")
     _filters(listing)
-    listing.set_defaults(run=_run, action="list")
+    listing.set_defaults(run=_outbox, action="list")
     retry = actions.add_parser("retry", help="send given-up or waiting mail again, at once")
     retry.add_argument("ids", nargs="*", type=int, metavar="ID")
     retry.add_argument("--address", help="every mail to ADDRESS not sent yet")
     retry.add_argument("--all-failed", action="store_true", help="every given-up mail")
-    retry.set_defaults(run=_run, action="retry")
+    retry.set_defaults(run=_outbox, action="retry")
     drop = actions.add_parser("drop", help="remove mail not sent yet; it never goes")
     drop.add_argument("ids", nargs="+", type=int, metavar="ID")
-    drop.set_defaults(run=_run, action="drop")
+    drop.set_defaults(run=_outbox, action="drop")
     actions.add_parser("bounces", help="the addresses our mail bounces from").set_defaults(
-        run=_run, action="bounces")
+        run=_outbox, action="bounces")
     clear = actions.add_parser("clear", help="mail goes to ADDRESS again")
     clear.add_argument("address", metavar="ADDRESS")
-    clear.set_defaults(run=_run, action="clear")
+    clear.set_defaults(run=_outbox, action="clear")
 
 
 def _filters(parser) -> None:
@@ -63,7 +63,7 @@ def _filters(parser) -> None:
                         help="at most N lines, the newest (default 100)")
 
 
-def _run(args) -> int:
+def _outbox(args) -> int:
     from pbem.config import Config
     from pbem.store import transaction
     from pbem.store.database import NoStore, open_existing

@@ -22,7 +22,8 @@ from pbem import build
 from pbem.config import Config, secret_path
 from pbem.intake import refusals
 from pbem.store import Game, Inbound, Outbox, open_database
-from pbem.store.database import (MIGRATIONS, missing_sqlite_file, sqlite_path,  # noqa: F401
+from pbem.store.database import (applied_migrations, known_migrations,  # noqa: F401
+                                 missing_sqlite_file, sqlite_path,
                                  without_password)  # (status.without_password: the worker's)
 from pbem.store.models import database, utcnow
 
@@ -42,6 +43,12 @@ class Status:
     refusals_last_day: dict | None = None  # mail in refused by the sender checks, by reason
     unconfirmed_mail_last_hour: int | None = None  # mail to never-confirmed addresses
     unconfirmed_capped_last_day: int | None = None  # mails unanswered for the hourly cap
+    schema: str | None = None  # the database's newest migration (None: none applied)
+    schema_known: str | None = None  # this code's newest migration
+    schema_waiting: list | None = None  # migrations this code has that are not applied yet
+    schema_unknown: list | None = None  # migrations applied that this code does not know
+    schema_ok: bool | None = None  # False: the schema is newer than this code (restart it
+    #                                with the pbem that migrated it; deploy/README.md)
 
     def as_json(self) -> dict:
         return {**asdict(self), **build.info()}  # which pbem answered: version, commit
@@ -66,9 +73,21 @@ def check() -> Status:
             outbox_given_up=given_up,
             refusals_last_day=refusals.recent(),
             **_unconfirmed(now),
+            **_schema(),
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
+
+
+def _schema() -> dict:
+    """This code's migrations against the database's (pbem.store.database)."""
+    known = known_migrations()
+    applied = applied_migrations(database.obj)
+    unknown = [name for name in applied if name not in set(known)]
+    return {"schema": applied[-1] if applied else None,
+            "schema_known": known[-1] if known else None,
+            "schema_waiting": [name for name in known if name not in set(applied)],
+            "schema_unknown": unknown, "schema_ok": not unknown}
 
 
 def _unconfirmed(now: dt.datetime) -> dict[str, int]:
@@ -152,9 +171,9 @@ def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
     for line in describe(status):
         out(line)
     if status.database_ok:
-        out(_schema_line())
+        out(_schema_line(status))
     out(_secret_line(config, workdir))
-    return 0 if status.database_ok else 1
+    return 0 if status.database_ok and status.schema_ok else 1
 
 
 def _look(url: str) -> Status:
@@ -165,23 +184,25 @@ def _look(url: str) -> Status:
             database.initialize(SqliteDatabase(f"file:{quote(str(path))}?mode=ro",
                                                uri=True, pragmas={"busy_timeout": 10_000}))
         else:
-            open_database(url, migrate=False)
+            open_database(url, migrate=False)  # binds only: check() reads the schema
         return check()
     except (DatabaseError, InterfaceError, ValueError) as error:
         return Status(database_ok=False, database_error=_first_line(error))
 
 
-def _schema_line() -> str:
-    known = sorted(p.stem for p in MIGRATIONS.glob("[0-9]*.py"))
-    try:
-        applied = {row[0] for row in database.execute_sql("SELECT name FROM pbem_schema")}
-    except (DatabaseError, InterfaceError) as error:
-        return f"schema:       UNKNOWN: {_first_line(error)}"
-    waiting = [name for name in known if name not in applied]
-    if not waiting:
-        return f"schema:       up to date ({len(known)} migrations)"
-    return (f"schema:       {len(waiting)} migration(s) not applied yet ({', '.join(waiting)}): "
-            f"the next start of pbem worker applies them")
+def _schema_line(status: Status) -> str:
+    if status.schema_unknown:
+        return (f"schema:       NEWER THAN THIS PBEM: the database has "
+                f"{', '.join(status.schema_unknown)}, which pbem {build.describe()} does not "
+                f"know (its newest is {status.schema_known}).\n              Every pbem "
+                f"process of this version refuses to start on it (exit 78): install the pbem "
+                f"that migrated it, or see deploy/README.md, \"Upgrades\"")
+    if not status.schema_waiting:
+        return f"schema:       up to date at {status.schema} ({len(known_migrations())} " \
+               f"migrations)"
+    return (f"schema:       {len(status.schema_waiting)} migration(s) not applied yet "
+            f"({', '.join(status.schema_waiting)}): `pbem migrate` applies them, as does the "
+            f"next start of pbem worker")
 
 
 def _secret_line(config: Config, workdir: str | Path) -> str:

@@ -17,6 +17,7 @@ from playhouse.db_url import parse
 from playhouse.migrations import Runner
 from playhouse.shortcuts import ReconnectMixin
 
+from pbem import build
 from pbem.store.models import MODELS, database
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -62,7 +63,7 @@ def missing_sqlite_file(url: str) -> str:
 def open_existing(url: str, migrate: bool = True) -> Database:
     """`open_database` for every command but `serve` and `worker`: raises NoStore, having
     created nothing, when there is no SQLite file at `url` or the database (an empty
-    PostgreSQL one) holds no pbem schema."""
+    PostgreSQL one) holds no pbem schema; SchemaTooNew, migrating or not, as it does."""
     missing = missing_sqlite_file(url)
     if missing:
         raise NoStore(missing)
@@ -72,8 +73,14 @@ def open_existing(url: str, migrate: bool = True) -> Database:
         raise NoStore(f"the database {without_password(url)} holds no pbem tables (nothing "
                       f"was created). The first `pbem worker` or `pbem serve` creates them; "
                       f"if pbem runs already, these are not its settings")
-    if migrate:
-        migrate_schema(db)
+    try:
+        if migrate:
+            migrate_schema(db)
+        else:
+            _refuse_newer(db)
+    except SchemaTooNew:
+        db.close()
+        raise
     return db
 
 
@@ -86,8 +93,50 @@ def without_password(url: str) -> str:
     return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
 
 
+class SchemaTooNew(Exception):
+    """The database has migrations this code does not have: a newer pbem migrated it.
+    Every process refuses to start on it (exit 78), since old code on a newer schema
+    writes what the new code no longer expects; `pbem status` and /healthz say so."""
+
+    def __init__(self, unknown: list[str]):
+        self.unknown = unknown
+        known = known_migrations()
+        newest = known[-1] if known else "none"
+        super().__init__(
+            f"the database's schema is newer than this pbem: it has "
+            f"{'migration' if len(unknown) == 1 else 'migrations'} {', '.join(unknown)}, "
+            f"which pbem {build.describe()} does not know (its newest is {newest}). Start "
+            f"the pbem that migrated it, or a newer one; to go back to this one, run "
+            f"`pbem migrate --back-to {_number(newest)}` with the newer pbem first, or "
+            f"restore the backup taken before the upgrade (deploy/README.md, \"Upgrades\")")
+
+
+def known_migrations() -> list[str]:
+    """The migrations this code has, oldest first: '0026_conditional_moves', …"""
+    return sorted(path.stem for path in MIGRATIONS.glob("[0-9]*.py"))
+
+
+def applied_migrations(db: Database) -> list[str]:
+    """The migrations recorded in the database, oldest first ([] for a new database)."""
+    if not db.table_exists("pbem_schema"):
+        return []
+    return sorted(row[0] for row in db.execute_sql("SELECT name FROM pbem_schema"))
+
+
+def unknown_migrations(db: Database) -> list[str]:
+    """Applied migrations this code does not have: the schema is newer than the code."""
+    known = set(known_migrations())
+    return [name for name in applied_migrations(db) if name not in known]
+
+
+def _number(name: str) -> int:
+    digits = name.split("_", 1)[0]
+    return int(digits) if digits.isdigit() else 0
+
+
 def open_database(url: str, migrate: bool = True) -> Database:
-    """Connect the models to the database at `url` and bring its schema up to date."""
+    """Connect the models to the database at `url` and bring its schema up to date.
+    Raises SchemaTooNew when the database has migrations this code does not know."""
     if url.startswith("sqlite:"):
         db = SqliteDatabase(sqlite_path(url), pragmas=SQLITE_PRAGMAS, check_same_thread=False)
     elif url.startswith(("postgres://", "postgresql://")):
@@ -96,15 +145,33 @@ def open_database(url: str, migrate: bool = True) -> Database:
         raise ValueError(f"PBEM_DATABASE_URL must start with sqlite:/// or postgresql://, "
                          f"not {url.split(':', 1)[0]!r}")
     database.initialize(db)
-    if migrate:
-        migrate_schema(db)
+    if migrate:  # without: only bound, nothing asked yet (peewee connects at a query)
+        try:
+            migrate_schema(db)
+        except SchemaTooNew:
+            db.close()
+            raise
     return db
 
 
 def migrate_schema(db: Database) -> list[str]:
-    """Apply the migrations the database lacks; the names applied."""
-    with _migrating_alone(db):
-        return Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema").up()
+    """Apply the migrations the database lacks; the names applied. Raises SchemaTooNew,
+    having changed nothing, when the database is newer than this code (checked under the
+    migration lock, so a newer pbem migrating at this moment is seen)."""
+    with migrating_alone(db):
+        _refuse_newer(db)
+        return runner(db).up()
+
+
+def runner(db: Database) -> Runner:
+    """peewee's migration runner over pbem/migrations/, its history in `pbem_schema`."""
+    return Runner(db, directory=str(MIGRATIONS), table_name="pbem_schema")
+
+
+def _refuse_newer(db: Database) -> None:
+    unknown = unknown_migrations(db)
+    if unknown:
+        raise SchemaTooNew(unknown)
 
 
 #: pg_advisory_lock's key for migrations (any constant bigint; b"pbem" in hex).
@@ -112,7 +179,7 @@ MIGRATION_LOCK = 0x7062656D
 
 
 @contextmanager
-def _migrating_alone(db: Database):
+def migrating_alone(db: Database):
     """Several processes start at once in production (workers, gunicorn's web workers):
     on PostgreSQL the others wait here while one upgrades the schema, then find nothing
     left to do, instead of racing to create the same tables."""
@@ -158,5 +225,6 @@ def is_postgres() -> bool:
     return isinstance(database.obj, PostgresqlDatabase)
 
 
-__all__ = ["open_database", "open_existing", "NoStore", "missing_sqlite_file", "transaction",
+__all__ = ["open_database", "open_existing", "NoStore", "SchemaTooNew", "known_migrations",
+           "applied_migrations", "unknown_migrations", "missing_sqlite_file", "transaction",
            "is_postgres", "MODELS"]

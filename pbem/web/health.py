@@ -1,7 +1,9 @@
 """`GET /healthz`: for a load balancer or a monitor, whether this server can do its work.
 
 200 with the facts of `pbem.status` as JSON when the database answers; 503 with the
-reason when it does not, so a monitor alerts and a balancer stops sending requests.
+reason when it does not, or when its schema is newer than this code (`schema_unknown`:
+a newer pbem migrated it, and this process runs the old one), so a monitor alerts and a
+balancer stops sending requests. The JSON names this pbem's version and commit.
 Never cached: a stale "ok" is worse than none.
 """
 
@@ -17,5 +19,8 @@ health_check = Blueprint("health", __name__)
 @health_check.route("/healthz")
 def healthz():
     status = check()
-    body = {"ok": status.database_ok, **status.as_json()}
-    return body, 200 if status.database_ok else 503, {"Cache-Control": "no-store"}
+    # Not ok, either: the database does not answer, or its schema is newer than this code
+    # (a newer pbem migrated it; this process must be restarted as that version).
+    ok = status.database_ok and bool(status.schema_ok)
+    body = {"ok": ok, **status.as_json()}
+    return body, 200 if ok else 503, {"Cache-Control": "no-store"}

@@ -17,6 +17,7 @@ from flask import Flask
 from pbem.config import Config, SettingsError
 from pbem.logs import install_logging
 from pbem.store import database, open_database
+from pbem.store.database import SchemaTooNew
 from pbem.web import create_app
 
 
@@ -46,4 +47,14 @@ def _config() -> Config:
         raise SystemExit(78) from None
 
 
-app = create_wsgi_app(_config())
+def _app() -> Flask:
+    """The app; a database migrated by a newer pbem stops gunicorn as it stops every
+    other process (exit 78, named versions), rather than serve its pages with old code."""
+    try:
+        return create_wsgi_app(_config())
+    except SchemaTooNew as error:
+        print(f"pbem web: {error}", file=sys.stderr)
+        raise SystemExit(78) from None
+
+
+app = _app()
