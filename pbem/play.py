@@ -200,7 +200,7 @@ class Table:
     def adjudicate(self, result: str, why: str, shares: list[Fraction]) -> None:
         """The administrator ends the game: `shares` of the win by seat, `result` the
         record's token for them; the record carries it with `why` as its Termination."""
-        self._finish(result, why, shares)
+        self._finish(result, why, shares, adjudicated=True)
 
     def cancel(self, why: str) -> None:
         self.game.status, self.game.termination = "cancelled", why
@@ -261,13 +261,13 @@ class Table:
         if self.game.status == "finished":
             rated.game_ended(self)  # in this transaction: the ratings and the end agree
 
-    def _finish(self, result: str, why: str, shares) -> None:
+    def _finish(self, result: str, why: str, shares, adjudicated: bool = False) -> None:
         self.game.status, self.game.result, self.game.termination = "finished", result, why
         self.game.updated = utcnow()
         self.game.save()
         self._keep_shares(shares)
         ledger.settle(self)
-        rated.game_ended(self)
+        rated.game_ended(self, adjudicated)
 
     def _keep_shares(self, shares) -> None:
         """Each player's share of the win, on their seat: pages, filters and mail read the

@@ -118,12 +118,97 @@ def test_a_cancelled_game_is_not_rated(config):
     assert _ratings() == ({}, [])
 
 
-def test_a_resignation_by_mail_is_rated(onyx):
+def test_a_resignation_by_mail_is_rated_once_both_have_made_two_moves(onyx):
     from pbem.store.models import Rating as Row
     game_id, alice, bob = onyx
+    for person, move in zip([alice, bob] * 2, ["F6", "G5", "D4", "E7"]):
+        person.reply(move)
     alice.reply("resign")
     assert {r.player.email: r.games for r in Row.select()} == {alice.address: 1,
                                                               bob.address: 1}
+
+
+# -- farms ---------------------------------------------------------------------------------
+
+def _game_mail(person, game_id):
+    return [m for m in person.inbox if f"Onyx #{game_id}" in m["Subject"]][-1]
+
+
+def _farm(carol, bob, games: int, moves: list[str]) -> list[int]:
+    """The loop of a rating farm: carol seeks, bob joins, they play `moves` (carol first)
+    and bob resigns; the games' ids."""
+    from pbem.store import Game
+    ids = []
+    for _ in range(games):
+        carol.write("seek onyx board=12")
+        bob.write(f"join seek {_open_seek()}")
+        game_id = Game.select().order_by(Game.id.desc()).first().id
+        for person, move in zip([carol, bob] * len(moves), moves):
+            person.reply(move, to=_game_mail(person, game_id))
+        bob.reply("resign", to=_game_mail(bob, game_id))
+        ids.append(game_id)
+    return ids
+
+
+def _open_seek() -> int:
+    from pbem.store.models import Seek
+    return Seek.select().where(Seek.status == "open").order_by(Seek.id.desc()).first().id
+
+
+def _confirmed(*people):
+    for person in people:
+        person.write("games")
+        person.reply("yes")
+    return people
+
+
+def test_the_seek_join_resign_loop_lifts_nobodys_rating(players, mail_server):
+    """Two addresses loop 8 times: one seeks, the other joins and resigns at move 0 (the
+    farm of issue #29). No game is rated, the leaders' page stays empty, and each game's
+    last mail says why."""
+    from mailtest import body
+    from pbem.store import Game
+    from pbem.store.models import Rating as Row
+    from pbem.web import create_app
+    carol, bob = _confirmed(*players("carol", "bob"))
+    ids = _farm(carol, bob, 8, [])
+    assert [g.status for g in Game.select()] == ["finished"] * 8
+    assert Row.select().count() == 0
+    assert [g.rated for g in Game.select()] == [False] * 8
+    assert ("This game is not rated: carol and bob made fewer than 2 moves of their own; a "
+            "game counts once every player has made 2.") in " ".join(
+                body(_game_mail(carol, ids[-1])).split())
+    page = create_app(mail_server).test_client().get("/ratings/onyx").get_data(as_text=True)
+    assert "Nobody has 3 rated games of Onyx yet." in page
+
+
+def test_at_most_two_rated_games_a_day_between_two_players(players, frozen_time):
+    from mailtest import body
+    from pbem.competition import rated
+    from pbem.store import Game, transaction
+    from pbem.store.models import Rating as Row
+    carol, bob = _confirmed(*players("carol", "bob"))
+    ids = _farm(carol, bob, 4, ["F6", "G5", "D4", "E7"])
+    assert [g.rated for g in Game.select().order_by(Game.id)] == [True, True, False, False]
+    assert {r.player.email: r.games for r in Row.select()} == {carol.address: 2,
+                                                              bob.address: 2}
+    assert ("This game is not rated: carol and bob have played 2 rated games of this game "
+            "together within a day already; at most 2 a day count.") in " ".join(
+                body(_game_mail(bob, ids[2])).split())
+    frozen_time.move(days=1, seconds=1)
+    _farm(carol, bob, 1, ["F6", "G5", "D4", "E7"])
+    assert {r.player.email: r.games for r in Row.select()} == {carol.address: 3,
+                                                              bob.address: 3}
+    live = _ratings()
+    with transaction():
+        assert rated.rebuild() == 3
+    assert _ratings() == live
+
+
+def test_a_move_the_server_made_for_a_player_is_not_their_own():
+    from pbem.competition.rated import NOT_OWN_SOURCES
+    from pbem.timekeeping.ledger import AUTOMATIC
+    assert AUTOMATIC in NOT_OWN_SOURCES
 
 
 def test_rated_no_by_mail_makes_a_friendly_game_and_the_invitation_says_so(players):

@@ -22,10 +22,13 @@ def game_mail(person, game_id):
 
 
 def play_round(config, people, tournament_id, number):
-    """Each game of the round: the later name in ORDER resigns by mail."""
+    """Each game of the round: two moves each (a game counts for the ratings once both
+    have made two), then the later name in ORDER resigns by mail."""
     for row in list(Pairing.select().where((Pairing.tournament == tournament_id)
                                            & (Pairing.round == number))):
         names = [p.split("@")[0] for p in _emails(row.players)]
+        for name, move in zip(names * 2, ["F6", "G5", "D4", "E7"]):
+            people[name].reply(move, to=game_mail(people[name], row.game_id))
         loser = max(names, key=ORDER.index)
         person = people[loser]
         person.reply("resign", to=game_mail(person, row.game_id))

@@ -6,6 +6,19 @@ rating never disagrees with the archive: both commit or neither does. Every fini
 counts unless it was created `rated=no`; a cancelled game never finishes, and an undo
 cannot take back an end (it acts only while the game runs). Bots are players like any.
 
+Results nobody played for do not count (as Lichess, against rating farms: two addresses
+of one person, one seeking, the other joining and resigning at once). A game ends
+unrated, and its players are told why in its last mail, when
+
+    a player made fewer than MIN_OWN_MOVES moves of their own (the server's moves for
+        a player out of time are not theirs), or
+    two of its players have PAIR_GAMES_A_DAY rated games of that game together already,
+        ended within the day before this one (a tournament's games are the organiser's
+        schedule: they count towards it, but are rated whatever it says).
+
+The administrator's adjudication is rated as given. A game that ends unrated is marked
+so (`rated` false), so the archive says which games counted and `rebuild()` follows it.
+
 `rebuild()` computes every rating again from the archive's finished games, in the order
 they ended (`Game.updated`, then id), with the same pure function (`ratings.rate`), so it
 gives the live numbers exactly.
@@ -13,16 +26,26 @@ gives the live numbers exactly.
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
 from fractions import Fraction
+
+from peewee import fn
 
 from pbem.competition.ratings import Rating, by_player, rate
 from pbem.engines.base import OptionError
-from pbem.store import Game, Player, Seat
+from pbem.store import Game, Move, Player, Seat
 from pbem.store.database import is_postgres
+from pbem.store.models import Pairing, RatingChange
 from pbem.store.models import Rating as RatingRow
-from pbem.store.models import RatingChange
 
 YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
+MIN_OWN_MOVES = 2  # each player's, for a game to be rated
+PAIR_GAMES_A_DAY = 2  # rated games of one game between two players, a rolling day
+DAY = dt.timedelta(days=1)
+# Moves the server made for a player (pbem.timekeeping.ledger.AUTOMATIC: time ran out);
+# a sibling room, so named here, and a test checks they agree.
+NOT_OWN_SOURCES = ("timeout",)
 
 
 def split_rated(options: dict[str, str]) -> tuple[dict[str, str], bool]:
@@ -40,8 +63,20 @@ def split_rated(options: dict[str, str]) -> tuple[dict[str, str], bool]:
     return rest, value in YES
 
 
-def game_ended(table) -> None:
-    """Rate the game `table` has just finished (once; nothing for a friendly game)."""
+@dataclass
+class Unrated:
+    """Why a game ended unrated, told to every player in the mail of its end (read as
+    pbem.policy.conversation reads a Notice)."""
+    why: str
+    urgent: bool = False
+
+    def text_for(self, seat: int) -> str:
+        return f"This game is not rated: {self.why}"
+
+
+def game_ended(table, adjudicated: bool = False) -> None:
+    """Rate the game `table` has just finished (once; nothing for a friendly game, nor
+    for one nobody played for: `unrated_because`)."""
     game = table.game
     if not game.rated or game.status != "finished":
         return
@@ -53,9 +88,53 @@ def game_ended(table) -> None:
     players, shares = by_player([seat.player.id for seat in table.seats], shares)
     if len(players) < 2:
         return
+    why = None if adjudicated else unrated_because(game, table.names, players,
+                                                   [seat.player.id for seat in table.seats])
+    if why is not None:
+        game.rated = False
+        Game.update(rated=False).where(Game.id == game.id).execute()
+        table.notices.append(Unrated(why))
+        return
     current = _current(game.engine, players)
     after = rate([current.get(p, Rating()) for p in players], shares)
     _write(game, players, after, current)
+
+
+def unrated_because(game: Game, names: list[str], players: list[int],
+                    by_seat: list[int]) -> str | None:
+    """Why the finished `game` must not count for the ratings, in words for its players;
+    None when it counts. `players` are its distinct players, `by_seat` each seat's."""
+    own = dict(Move.select(Move.seat, fn.COUNT(Move.id))
+               .where((Move.game == game.id) & (Move.seat >= 0)
+                      & Move.source.not_in(NOT_OWN_SOURCES))
+               .group_by(Move.seat).tuples())
+    short = [names[seat] for seat in range(len(by_seat)) if own.get(seat, 0) < MIN_OWN_MOVES]
+    if short:
+        return (f"{' and '.join(short)} made fewer than {MIN_OWN_MOVES} moves of their own; "
+                f"a game counts once every player has made {MIN_OWN_MOVES}.")
+    if Pairing.select().where(Pairing.game == game.id).exists():
+        return None  # a tournament's game: the pairings are not the players' choice
+    for first, one in enumerate(players):
+        for other in players[first + 1:]:
+            if _rated_together(game, one, other) >= PAIR_GAMES_A_DAY:
+                pair = [names[by_seat.index(p)] for p in (one, other)]
+                return (f"{pair[0]} and {pair[1]} have played {PAIR_GAMES_A_DAY} rated games "
+                        f"of this game together within a day already; at most "
+                        f"{PAIR_GAMES_A_DAY} a day count.")
+    return None
+
+
+def _rated_together(game: Game, one: int, other: int) -> int:
+    """Rated games of `game`'s engine with both players in, ended within the day before
+    it (itself left out)."""
+    mine, theirs = Seat.alias(), Seat.alias()
+    return (Game.select(fn.COUNT(fn.DISTINCT(Game.id)))
+            .join(mine, on=(mine.game == Game.id)).switch(Game)
+            .join(theirs, on=(theirs.game == Game.id))
+            .where((mine.player == one) & (theirs.player == other) & (Game.id != game.id)
+                   & (Game.engine == game.engine) & (Game.status == "finished") & Game.rated
+                   & (Game.updated >= game.updated - DAY) & (Game.updated <= game.updated))
+            .scalar())
 
 
 def _current(engine: str, players: list[int]) -> dict[int, Rating]:
