@@ -1,10 +1,10 @@
 """`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end, the
-web archive, the mail a player gets in a whole game, then hostile mail) and print its
-figures."""
+web archive, the mail a player gets in a whole game, then hostile mail and hostile
+annotations) and print its figures."""
 
 import argparse
 
-from bench import conversation, engines, hostile, mail, web
+from bench import annotations, conversation, engines, hostile, mail, web
 
 
 def main() -> None:
@@ -17,6 +17,7 @@ def main() -> None:
     web.run(args.seconds)
     conversation.run(games=1)
     hostile.run(args.seconds)
+    annotations.run(args.seconds)
 
 
 main()

@@ -43,6 +43,12 @@ _NAG = re.compile(r"\$\d{1,3}$")
 _MARK_CHARS = "!?"
 
 
+#: How deep variations may nest, `(` inside `(`: deeper is refused when read, so nothing
+#: that walks a record (its writer, its replay, SGF, a page) can be driven by its input
+#: past the interpreter's recursion limit. Annotators rarely go past 4.
+MAX_DEPTH = 16
+
+
 class RecordSyntaxError(ValueError):
     """The text is not a record; the message names the line and what was expected."""
 
@@ -99,21 +105,23 @@ class Record:
 
 # -- reading -----------------------------------------------------------------------------
 
-def parse_record(text: str) -> Record:
-    """Read one record; raises RecordSyntaxError naming the line at fault."""
-    return _parse_lines(_lines(text), 0)
+def parse_record(text: str, max_variation_moves: int | None = None) -> Record:
+    """Read one record; raises RecordSyntaxError naming the line at fault (RecordTooLarge
+    past `max_variation_moves` moves in all its variations, if given)."""
+    return _parse_lines(_lines(text), 0, max_variation_moves)
 
 
-def parse_records(text: str) -> list[Record]:
+def parse_records(text: str, max_variation_moves: int | None = None) -> list[Record]:
     """Read a file of several records, one after another (as PGN files hold games).
 
     A record ends where a tag line follows its movetext; errors name the file's line.
+    `max_variation_moves` bounds each record's moves in variations (RecordTooLarge).
     """
     lines, records, start, in_movetext, in_comment = _lines(text), [], 0, False, False
     for index, line in enumerate(lines):
         stripped = line.strip()
         if stripped.startswith("[") and in_movetext and not in_comment:
-            records.append(_parse_lines(lines[start:index], start))
+            records.append(_parse_lines(lines[start:index], start, max_variation_moves))
             start, in_movetext = index, False
         elif stripped and not stripped.startswith("["):
             in_movetext = True
@@ -121,7 +129,7 @@ def parse_records(text: str) -> list[Record]:
             in_comment = line.rfind("{") > line.rfind("}") or (
                 in_comment and "}" not in line)
     if any(line.strip() for line in lines[start:]) or not records:
-        records.append(_parse_lines(lines[start:], start))
+        records.append(_parse_lines(lines[start:], start, max_variation_moves))
     return records
 
 
@@ -131,7 +139,7 @@ def _lines(text: str) -> list[str]:
     return clean_text(text.removeprefix("\ufeff")).split("\n")
 
 
-def _parse_lines(lines: list[str], offset: int) -> Record:
+def _parse_lines(lines: list[str], offset: int, most: int | None = None) -> Record:
     """One record from its lines; `offset` lines of the file come before them."""
     record = Record()
     index = 0
@@ -147,17 +155,18 @@ def _parse_lines(lines: list[str], offset: int) -> Record:
     if not record.tags:
         raise RecordSyntaxError(f"line {offset + 1}: a record starts with tag pairs such as "
                                 f"[Game \"Onyx\"]")
-    _read_movetext(record, lines[index:], first_line=offset + index + 1)
+    _read_movetext(record, lines[index:], first_line=offset + index + 1, most=most)
     return record
 
 
-def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
-    reader = _MovetextReader(_tokens(lines, first_line), record)
+def _read_movetext(record: Record, lines: list[str], first_line: int,
+                   most: int | None = None) -> None:
+    reader = _MovetextReader(_Movetext(lines, first_line), record, most)
     record.moves = reader.line(record.comments, depth=0)
     result = reader.result
     if result is None:
         tokens = reader.tokens
-        last = tokens[-1][0] if tokens else first_line
+        last = tokens.line(tokens.count() - 1) if tokens.count() else first_line
         tag = record.tag("Result")
         if tag is None or not _RESULT.match(tag):
             raise RecordSyntaxError(f"line {last}: the movetext must end with a result: "
@@ -169,39 +178,100 @@ def _read_movetext(record: Record, lines: list[str], first_line: int) -> None:
     record.result = result
 
 
-class _MovetextReader:
-    """Reads tokens into a line of moves; a variation is read by the same `line`."""
+_TOKEN = re.compile(r"\{[^}]*\}?|[;()}]|[^\s{};()]+")
 
-    def __init__(self, tokens: list[tuple[int, str]], record: Record):
-        self.tokens, self.record = tokens, record
+
+class _Movetext:
+    """The movetext's tokens (a comment is one, `;` is one), read as the reader asks for
+    them, and, asked for, the line of each. One regular expression finds them, and only
+    as far as the reader goes: a record refused at a limit is not read to its end (a
+    loop over characters, and a line number kept with every token, cost a quarter of a
+    second for a record of 200 KB); a token's line is counted only when an error names
+    it."""
+
+    def __init__(self, lines: list[str], first_line: int):
+        self.text, self.first_line = "\n".join(lines), first_line
+        self.words: list[str] = []
+        self._unread = _TOKEN.finditer(self.text)
+
+    def has(self, index: int) -> bool:
+        """Whether there is a token `index` (reading up to it)."""
+        words = self.words
+        while len(words) <= index:
+            found = next(self._unread, None)
+            if found is None:
+                return False
+            token = found.group()
+            if token[0] == "{":
+                if token[-1] != "}":
+                    raise RecordSyntaxError(f"line {self.line(len(words))}: a comment opened "
+                                            f"with '{{' is never closed with '}}'")
+                token = "{" + " ".join(token[1:-1].split()) + "}"
+            elif token == "}":
+                raise RecordSyntaxError(f"line {self.line(len(words))}: '}}' without an "
+                                        f"opening '{{'")
+            words.append(token)
+        return True
+
+    def count(self) -> int:
+        """How many tokens there are (reading them all)."""
+        while self.has(len(self.words)):
+            pass
+        return len(self.words)
+
+    def line(self, index: int) -> int:
+        """The line of the file that token `index` starts on."""
+        for number, found in enumerate(_TOKEN.finditer(self.text)):
+            if number == index:
+                return self.first_line + self.text.count("\n", 0, found.start())
+        return self.first_line + self.text.count("\n")
+
+
+class RecordTooLarge(RecordSyntaxError):
+    """The record holds more moves in its variations than the reader was allowed."""
+
+
+class _MovetextReader:
+    """Reads tokens into a line of moves; a variation is read by the same `line`, at
+    most MAX_DEPTH deep, and with at most `most` moves in all variations (None: any)."""
+
+    def __init__(self, tokens: _Movetext, record: Record, most: int | None = None):
+        self.tokens, self.record, self.most = tokens, record, most
         self.position = 0
         self.result: str | None = None
+        self.in_variations = 0
 
     def line(self, comments: list[str], depth: int) -> list[Move]:
         """Moves up to the end (depth 0) or the `)` closing this variation."""
         moves: list[Move] = []
-        while self.position < len(self.tokens):
-            line, token = self.tokens[self.position]
+        words = self.tokens.words
+        while self.tokens.has(self.position):
+            at, token = self.position, words[self.position]
             self.position += 1
             if self.result is not None:
-                raise RecordSyntaxError(f"line {line}: {token!r} after the result "
-                                        f"{self.result!r}")
+                raise RecordSyntaxError(f"line {self.tokens.line(at)}: {token!r} after the "
+                                        f"result {self.result!r}")
             if token == ")":
                 if depth == 0:
-                    raise RecordSyntaxError(f"line {line}: ')' without an opening '('")
+                    raise RecordSyntaxError(f"line {self.tokens.line(at)}: ')' without an "
+                                            f"opening '('")
                 if not moves:
-                    raise RecordSyntaxError(f"line {line}: a variation '( ... )' holds "
-                                            f"at least one move")
+                    raise RecordSyntaxError(f"line {self.tokens.line(at)}: a variation "
+                                            f"'( ... )' holds at least one move")
                 return moves
-            self._token(line, token, moves, comments, depth)
+            self._token(at, token, moves, comments, depth)
+            if depth and self.most is not None and self.in_variations > self.most:
+                raise RecordTooLarge(f"line {self.tokens.line(at)}: more than {self.most:,} "
+                                     f"moves in variations; at most {self.most:,} are read")
         if depth:
-            raise RecordSyntaxError(f"line {self.tokens[-1][0]}: a variation opened with "
-                                    f"'(' is never closed with ')'")
+            raise RecordSyntaxError(f"line {self.tokens.line(self.tokens.count() - 1)}: a "
+                                    f"variation opened with '(' is never closed with ')'")
         return moves
 
-    def _token(self, line: int, token: str, moves: list[Move], comments: list[str],
+    def _token(self, at: int, token: str, moves: list[Move], comments: list[str],
                depth: int) -> None:
         last = moves[-1] if moves else None
+        count = len(moves)
         if token.startswith("{"):
             if last is None:
                 comments.append(token[1:-1])
@@ -211,101 +281,88 @@ class _MovetextReader:
                 last.comments.append(token[1:-1])
         elif token == "(":
             if last is None:
-                raise RecordSyntaxError(f"line {line}: a variation '(' follows the move "
-                                        f"it is an alternative to, not the start of a line")
+                raise RecordSyntaxError(f"line {self.tokens.line(at)}: a variation '(' "
+                                        f"follows the move it is an alternative to, not the "
+                                        f"start of a line")
+            if depth >= MAX_DEPTH:
+                raise RecordSyntaxError(f"line {self.tokens.line(at)}: variations nest more "
+                                        f"than {MAX_DEPTH} deep here; at most {MAX_DEPTH} "
+                                        f"variations may be opened inside one another")
             variation = Variation()
             variation.moves = self.line(variation.comments, depth + 1)
             last.variations.append(variation)
         elif token in MARKS or _NAG.match(token):
             if last is None or last.comments or last.variations:
-                raise RecordSyntaxError(f"line {line}: the glyph {token!r} is written right "
-                                        f"after its move, before comments and variations")
+                raise RecordSyntaxError(f"line {self.tokens.line(at)}: the glyph {token!r} "
+                                        f"is written right after its move, before comments "
+                                        f"and variations")
             last.glyphs.append(token)
         elif _NUMBER.match(token):
             self.record.numbered = True
         elif _RESULT.match(token):
             if depth:
-                raise RecordSyntaxError(f"line {line}: a result {token!r} inside a "
-                                        f"variation; close it with ')' first")
+                raise RecordSyntaxError(f"line {self.tokens.line(at)}: a result {token!r} "
+                                        f"inside a variation; close it with ')' first")
             self.result = token
         elif _LABEL.match(token):
-            moves.append(Move(self._labelled(line, token), actor=token[:-1]))
+            moves.append(Move(self._labelled(at, token), actor=token[:-1]))
         elif token == ";":
-            raise RecordSyntaxError(f"line {line}: ';' ends a move written 'Label: text;' "
-                                    f"but no such move is open")
+            raise RecordSyntaxError(f"line {self.tokens.line(at)}: ';' ends a move written "
+                                    f"'Label: text;' but no such move is open")
         else:
-            moves.append(_glyphed(line, token))
+            moves.append(self._glyphed(at, token))
+        if depth:
+            self.in_variations += len(moves) - count
 
-    def _labelled(self, line: int, token: str) -> str:
+    def _labelled(self, at: int, token: str) -> str:
         """The words of `Label: words ... ;` up to its ';'."""
-        tokens, words = self.tokens, []
-        while self.position < len(tokens) and tokens[self.position][1] != ";":
-            at, word = tokens[self.position]
+        tokens, words = self.tokens.words, []
+        while self.tokens.has(self.position) and tokens[self.position] != ";":
+            word = tokens[self.position]
             if _LABEL.match(word):
-                raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs "
-                                        f"a closing ';' before {word} on line {at}")
+                raise RecordSyntaxError(f"line {self.tokens.line(at)}: the move of "
+                                        f"{token[:-1]} needs a closing ';' before {word} on "
+                                        f"line {self.tokens.line(self.position)}")
             if word.startswith("{") or word in "()":
                 what = "a comment" if word.startswith("{") else f"a variation {word!r}"
-                raise RecordSyntaxError(f"line {at}: {what} inside the move of "
-                                        f"{token[:-1]}; end the move with ';'")
+                raise RecordSyntaxError(f"line {self.tokens.line(self.position)}: {what} "
+                                        f"inside the move of {token[:-1]}; end the move "
+                                        f"with ';'")
             words.append(word)
             self.position += 1
-        if self.position == len(tokens) or not words:
-            raise RecordSyntaxError(f"line {line}: the move of {token[:-1]} needs its "
-                                    f"text and a closing ';'")
+        if not self.tokens.has(self.position) or not words:
+            raise RecordSyntaxError(f"line {self.tokens.line(at)}: the move of {token[:-1]} "
+                                    f"needs its text and a closing ';'")
         self.position += 1  # the ';'
         return " ".join(words)
 
-
-def _glyphed(line: int, token: str) -> Move:
-    """A one-token move with its mark written on it, as PGN writes `e4!?`."""
-    text = token.rstrip(_MARK_CHARS)
-    mark = token[len(text):]
-    if not mark:
-        return Move(token)
-    if not text or mark not in MARKS:
-        raise RecordSyntaxError(f"line {line}: {token!r}: a move's mark is one of "
-                                f"{' '.join(MARKS)}, written after the move (E7!?)")
-    return Move(text, glyphs=[mark])
-
-
-def _tokens(lines: list[str], first_line: int) -> list[tuple[int, str]]:
-    """Split movetext into (line number, token); a comment is one token, ';' is one."""
-    text = "\n".join(lines)
-    tokens: list[tuple[int, str]] = []
-    position, line = 0, first_line
-    while position < len(text):
-        char = text[position]
-        if char == "\n":
-            line += 1
-            position += 1
-        elif char.isspace():
-            position += 1
-        elif char == "{":
-            end = text.find("}", position)
-            if end < 0:
-                raise RecordSyntaxError(f"line {line}: a comment opened with '{{' is never "
-                                        f"closed with '}}'")
-            body = text[position + 1:end]
-            tokens.append((line, "{" + " ".join(body.split()) + "}"))
-            line += body.count("\n")
-            position = end + 1
-        elif char == "}":
-            raise RecordSyntaxError(f"line {line}: '}}' without an opening '{{'")
-        elif char in ";()":
-            tokens.append((line, char))
-            position += 1
-        else:
-            end = position
-            while end < len(text) and not text[end].isspace() and text[end] not in "{};()":
-                end += 1
-            tokens.append((line, text[position:end]))
-            position = end
-    return tokens
+    def _glyphed(self, at: int, token: str) -> Move:
+        """A one-token move with its mark written on it, as PGN writes `e4!?`."""
+        text = token.rstrip(_MARK_CHARS)
+        mark = token[len(text):]
+        if not mark:
+            return Move(token)
+        if not text or mark not in MARKS:
+            raise RecordSyntaxError(f"line {self.tokens.line(at)}: {token!r}: a move's mark "
+                                    f"is one of {' '.join(MARKS)}, written after the move "
+                                    f"(E7!?)")
+        return Move(text, glyphs=[mark])
 
 
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
+
+
+def variation_plies(record: Record) -> int:
+    """The moves in all the record's variations, however deep (the main line's not),
+    counted without recursion."""
+    count, waiting = 0, [record.moves]
+    while waiting:
+        for move in waiting.pop():
+            for variation in move.variations:
+                count += len(variation.moves)
+                waiting.append(variation.moves)
+    return count
 
 
 # -- writing -----------------------------------------------------------------------------

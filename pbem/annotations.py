@@ -5,14 +5,17 @@ A player of a finished game, or an address the server has as that game's annotat
 and variations (notation/README.md). It is published only if its main line is exactly
 the game, move for move, and every variation is legal where it stands. A running game
 is never annotated: its hidden cards and choices are in no record until it ends, and a
-cancelled game keeps them for good. Several annotations of one game are kept, each with
+cancelled game keeps them for good. An annotation is refused past its limits (LIMITS: its
+size, the moves in all its variations, how deep they nest), each named in the refusal,
+so that checking one, and showing it, costs about what a plain record does. Several annotations of one game are kept, each with
 its author; the author's display name is read from the player at display time, so a
 rename (or `pbem admin forget`) reaches every page.
 """
 
 from __future__ import annotations
 
-from notation.record import Record, RecordSyntaxError, format_record, parse_records
+from notation.record import (MAX_DEPTH, Record, RecordSyntaxError, RecordTooLarge,
+                             format_record, parse_record, parse_records)
 from pbem.engines.game import Game as GameRecord
 from pbem.engines.game import RecordError
 from pbem.play import Table
@@ -20,10 +23,22 @@ from pbem.store import Address, Player
 from pbem.store.models import Annotation, Annotator
 
 MAX_ANNOTATION = 200_000  # characters: a long game with many variations fits in a tenth
+# Moves in all the variations of one annotation: each is replayed to check it (~20 µs
+# for Onyx), and each is a link on its page, so this bounds both: at the limit, checking
+# costs about 2.5 times a plain annotation of a 60-ply game (bench/annotations.py); a
+# thorough annotation of a long game has a few hundred. Variations nest at most
+# notation.record.MAX_DEPTH deep.
+MAX_VARIATION_MOVES = 400
+LIMITS = (f"at most {MAX_ANNOTATION:,} characters, {MAX_VARIATION_MOVES:,} moves in all "
+          f"variations, variations nested {MAX_DEPTH} deep")
 
 
 class NotPublished(ValueError):
     """Why an annotation is not published, in words for its author."""
+
+
+class PastLimits(ValueError):
+    """An annotation published before the limits, which goes past them: not shown."""
 
 
 def may_annotate(table: Table, player: Player) -> bool:
@@ -47,9 +62,12 @@ def checked_record(table: Table, text: str) -> Record:
             + (", so that nothing hidden is shown while it runs." if game.status != "cancelled"
                else ", and a cancelled game keeps its secrets."))
     if len(text) > MAX_ANNOTATION:
-        raise NotPublished(f"the record is {len(text)} characters; at most {MAX_ANNOTATION}.")
+        raise NotPublished(f"the record is {len(text):,} characters; at most "
+                           f"{MAX_ANNOTATION:,}.")
     try:
-        records = parse_records(text)
+        records = parse_records(text, MAX_VARIATION_MOVES)
+    except RecordTooLarge as error:
+        raise NotPublished(f"{error} (an annotation holds {LIMITS}).") from None
     except RecordSyntaxError as error:
         raise NotPublished(f"the record cannot be read: {error}") from None
     if len(records) != 1:
@@ -101,10 +119,27 @@ def annotations_of(game_id: int) -> list[Annotation]:
                 .where(Annotation.game == game_id).order_by(Annotation.id))
 
 
+def published_record(annotation: Annotation) -> Record:
+    """The annotation's record, as its page and exports show it; raises PastLimits for
+    one published before the limits that goes past them (its size is looked at before
+    a word is read, and reading stops at the limit on moves), so that no record a page
+    reads costs more than one within the limits."""
+    number = f"this annotation of game #{annotation.game_id}"
+    if len(annotation.text) > MAX_ANNOTATION:
+        raise PastLimits(f"{number} was published before pbem limited annotations ({LIMITS}),"
+                         f" and at {len(annotation.text):,} characters it goes past them; it "
+                         f"is not shown.")
+    try:
+        return parse_record(annotation.text, MAX_VARIATION_MOVES)
+    except RecordSyntaxError as error:
+        raise PastLimits(f"{number} was published before pbem limited annotations ({LIMITS}),"
+                         f" and it goes past them ({error}); it is not shown.") from None
+
+
 def annotated_text(annotation: Annotation) -> str:
-    """The published record, naming its author in an `Annotator` tag unless it has one."""
-    records = parse_records(annotation.text)
-    record = records[0]
+    """The published record, naming its author in an `Annotator` tag unless it has one;
+    raises PastLimits as published_record does."""
+    record = published_record(annotation)
     if record.tag("Annotator") is None:
         result = record.tags.pop() if record.tags and record.tags[-1][0] == "Result" else None
         record.tags.append(("Annotator", annotation.author.name))

@@ -152,3 +152,69 @@ def test_an_annotation_keeps_no_control_character(finished, client):
     assert "{cen[5mtral}" in annotation.text and "\x1b" not in annotation.text
     view = client.get(f"/games/{game_id}/annotated/1").get_data(as_text=True)
     assert "cen[5mtral" in view and "\x07" not in view
+
+
+# -- hostile annotations (#29 item 5) -------------------------------------------------------
+
+def nested(depth: int) -> str:
+    """`depth` variations, each inside the last: E5 instead of D4, again and again."""
+    return "(2. E5 " * depth + ")" * depth
+
+
+@pytest.mark.parametrize("depth", [990, 450, 17])
+def test_variations_nested_too_deep_are_refused_naming_the_limit(finished, depth):
+    from pbem.store import Inbound
+    game_id, alice, bob = finished
+    sent = alice.write(f"annotate {game_id}\n\n{annotated(game_id, nested(depth))}")
+    assert (f"the annotation of game #{game_id} is not published: the record cannot be "
+            f"read: line 8: variations nest more than 16 deep here; at most 16 variations "
+            f"may be opened inside one another") in " ".join(answer_to(alice).split())
+    assert Annotation.select().count() == 0
+    assert Inbound.get(Inbound.message_id == sent["Message-ID"]).outcome.startswith(
+        "answered: error")  # answered, not failed
+
+
+def test_sixteen_nested_variations_are_published_and_shown(finished, client):
+    game_id, alice, bob = finished
+    alice.write(f"annotate {game_id}\n\n{annotated(game_id, nested(16))}")
+    assert Annotation.select().count() == 1
+    deepest = "/".join(["1/1"] * 16)
+    page = client.get(f"/games/{game_id}/annotated/1?ply=3&line={deepest}")
+    assert page.status_code == 200
+    assert "After variation " + deepest + " of ply 3: <code>E5</code>" in page.get_data(
+        as_text=True)
+    assert client.get(f"/games/{game_id}.sgf?annotated=1").status_code == 200
+
+
+def test_too_many_moves_in_variations_are_refused_naming_the_limit(finished):
+    game_id, alice, bob = finished
+    many = " ".join(["(2. E5 E6)"] * 201)  # 402 moves
+    alice.write(f"annotate {game_id}\n\n{annotated(game_id, many)}")
+    assert (f"the annotation of game #{game_id} is not published: line 8: more than 400 "
+            f"moves in variations; at most 400 are read (an annotation holds at most "
+            f"200,000 characters, 400 moves in all variations, variations nested 16 "
+            f"deep).") in " ".join(answer_to(alice).split())
+    assert Annotation.select().count() == 0
+
+
+@pytest.mark.parametrize("variation, why", [
+    (nested(450), "variations nest more than 16 deep here"),
+    (" ".join(["(2. E5 E6)"] * 300), "more than 400 moves in variations"),
+    (" ".join(["(2. E5 E6 {" + "x" * 400 + "})"] * 500), "at 2"),
+])
+def test_an_annotation_published_before_the_limits_is_not_shown_and_no_page_fails(
+        finished, client, variation, why):
+    """Rows as the old code kept them: the page and the exports say why, and nothing
+    answers 500 or recurses."""
+    from pbem.store import Player
+    game_id, alice, bob = finished
+    author = Player.get(Player.email == alice.address)
+    Annotation.create(game=game_id, author=author, text=annotated(game_id, variation))
+    for url in (f"/games/{game_id}/annotated/1", f"/games/{game_id}/annotated/1?ply=3",
+                f"/games/{game_id}.txt?annotated=1", f"/games/{game_id}.sgf?annotated=1"):
+        answer = client.get(url)
+        assert answer.status_code == 404, url
+        words = " ".join(answer.get_data(as_text=True).split())
+        assert (f"this annotation of game #{game_id} was published before pbem limited "
+                f"annotations") in words and why in words, url
+    assert client.get(f"/games/{game_id}").status_code == 200

@@ -335,3 +335,24 @@ def test_record_check_warns_and_checks_a_record_without_its_result_token(tmp_pat
     out, err = capsys.readouterr()
     assert "ok, 2 plies, result *" in out
     assert "warning: line 6: the movetext does not end with a result" in err
+
+
+def test_no_nesting_drives_the_reader_past_the_recursion_limit():
+    """Variations nest at most MAX_DEPTH deep: 100,000 `(` are refused by name, read
+    without recursing once per `(` (issue #29: 990 raised RecursionError)."""
+    from notation.record import MAX_DEPTH, RecordSyntaxError, parse_record, variation_plies
+    head = '[Game "Onyx"]\n[Board "12"]\n[Result "*"]\n\n1. F6 G5 2. D4 '
+    for depth in (MAX_DEPTH + 1, 990, 100_000):
+        with pytest.raises(RecordSyntaxError, match=r"^line 5: variations nest more than "
+                                                    r"16 deep here"):
+            parse_record(head + "(E5 " * depth + ")" * depth + " *")
+    record = parse_record(head + "(E5 " * MAX_DEPTH + ")" * MAX_DEPTH + " *")
+    assert variation_plies(record) == MAX_DEPTH
+
+
+def test_a_reader_may_be_told_how_many_moves_of_variations_to_read():
+    from notation.record import RecordTooLarge, parse_record
+    text = '[Game "Onyx"]\n[Result "*"]\n\n1. F6\n' + " (F7 G7)" * 6 + " *"
+    assert len(parse_record(text, max_variation_moves=12).moves[0].variations) == 6
+    with pytest.raises(RecordTooLarge, match=r"^line 5: more than 11 moves in variations"):
+        parse_record(text, max_variation_moves=11)

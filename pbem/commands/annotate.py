@@ -59,6 +59,6 @@ def record_in(mail) -> str | None:
     start = _TAG_LINE.search(body)
     if start is None:
         return None
-    text = body[start.start():]
+    text = body[start.start():].lstrip()  # from the tag line: errors count lines from it
     text = _SIGNATURE.split(text, maxsplit=1)[0]
     return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith(">"))

@@ -176,8 +176,11 @@ class Game:
         return Record(tags, moves, result, numbered=self.engine.numbered_record())
 
     @classmethod
-    def from_record(cls, record: Record, plies: int | None = None) -> "Game":
-        """Replay a record (the first `plies` moves only, if given); raises RecordError."""
+    def from_record(cls, record: Record, plies: int | None = None,
+                    variations: bool = True) -> "Game":
+        """Replay a record (the first `plies` moves only, if given); raises RecordError.
+        Its variations are checked too, unless `variations` is False (a record checked
+        already: a published annotation's page replays only the line it shows)."""
         tags = record.tag_dict()
         try:
             engine = get_engine(tags.get("Game", ""))
@@ -197,7 +200,8 @@ class Game:
         except OptionError as error:
             raise RecordError(f"the tags: {error}") from None
         for number, move in enumerate(record.moves[:plies], start=1):
-            game._check_variations(move, f"ply {number}")
+            if variations:
+                game._check_variations(move, f"ply {number}")
             game._replay(number, move, seed)
         # Only now: with a seed during the replay, the game would deal by itself.
         game.seed, game.commitment = seed, tags.get("SeedSHA256")
@@ -247,10 +251,11 @@ class Game:
                     else f"{where}, variation {index}")
             self._branch()._play_line(variation.moves, path)
 
-    def _play_line(self, moves: list[Move], path: str) -> None:
+    def _play_line(self, moves: list[Move], path: str, variations: bool = True) -> None:
         for index, move in enumerate(moves, start=1):
             here = f"{path}, move {index}"
-            self._check_variations(move, here)
+            if variations:
+                self._check_variations(move, here)
             try:
                 self._replay(len(self.plies) + 1, move, None)
             except RecordError as error:
@@ -272,17 +277,19 @@ class Game:
                               f"{actual!r}{why}")
 
 
-def replay_variation(record: Record, ply: int, path: list[int]) -> Game:
+def replay_variation(record: Record, ply: int, path: list[int],
+                     variations: bool = True) -> Game:
     """The game inside a variation: `path` is (variation, moves) pairs, [2, 3] for the
     third move of the second variation of `ply`, [2, 3, 1, 1] for the first move of the
     first variation of that third move. Raises RecordError (or ValueError for a path
-    that leads nowhere, naming what there is)."""
+    that leads nowhere, naming what there is). `variations` as Game.from_record: False
+    replays only the path's moves."""
     if len(path) % 2 or not path:
         raise ValueError("a variation is named VARIATION/MOVES, such as 2/3 (the third "
                          "move of the second variation), and pairs more for one inside it")
     if not 1 <= ply <= len(record.moves):
         raise ValueError(f"there is no ply {ply}: the record has {len(record.moves)}")
-    game = Game.from_record(record, plies=ply - 1)
+    game = Game.from_record(record, plies=ply - 1, variations=variations)
     game.seed = None  # a variation's deals are suppositions, not the seed's
     move, where = record.moves[ply - 1], f"ply {ply}"
     for depth in range(0, len(path), 2):
@@ -295,7 +302,7 @@ def replay_variation(record: Record, ply: int, path: list[int]) -> Game:
         if not 1 <= count <= len(moves):
             raise ValueError(f"{where} has {len(moves)} moves, not {count}")
         last = depth + 2 == len(path)
-        game._play_line(moves[:count if last else count - 1], where)
+        game._play_line(moves[:count if last else count - 1], where, variations)
         move, where = moves[count - 1], f"{where}, move {count}"
     return game
 

@@ -6,7 +6,9 @@ reader steps into a variation without JavaScript.
 
 Annotations exist only for finished games (pbem.annotations), so every view may be
 drawn; the position is replayed from the annotated record, which is checked when it is
-published.
+published, so a page replays only the line it shows. A page's cost is bounded by the
+annotations' limits (pbem.annotations.LIMITS); one published before them that goes past
+them is not shown (its size is looked at before a word is read).
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from flask import Blueprint, abort, render_template, request
 from markupsafe import Markup
 
 from notation.marks import marks_in, without_marks
-from notation.record import Move, parse_record
-from pbem.annotations import annotations_of
+from notation.record import Move
+from pbem.annotations import PastLimits, annotations_of, published_record
 from pbem.engines import ENGINES
 from pbem.engines.game import Game as GameRecord
 from pbem.engines.game import RecordError, replay_variation
@@ -114,11 +116,14 @@ def show(game_id: int, number: int):
                    + (f"; it has {len(found)}." if found else "."))
     annotation = found[number - 1]
     engine = ENGINES[game.engine]
-    record = parse_record(annotation.text)
-    ply, path = requested(record)
     try:
-        replayed = (replay_variation(record, ply, list(path)) if path
-                    else GameRecord.from_record(record, plies=ply))
+        record = published_record(annotation)  # within the limits (pbem.annotations)
+    except PastLimits as error:
+        abort(404, str(error))
+    ply, path = requested(record)
+    try:  # checked when it was published: only the line shown is replayed
+        replayed = (replay_variation(record, ply, list(path), variations=False) if path
+                    else GameRecord.from_record(record, plies=ply, variations=False))
     except (RecordError, ValueError) as error:
         abort(404, str(error))
     seated = seats_of([game.id])[game.id]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from notation.record import parse_record
-from pbem.annotations import annotated_text, annotations_of
+from pbem.annotations import PastLimits, annotated_text, annotations_of
 from pbem.export import bulk, diagram, printable
 from pbem.export.record import file_name, game_record, record_text
 from pbem.export.search import FilterError, GameFilters
@@ -71,7 +71,10 @@ def annotation_text(table, wanted: str) -> str:
                                f"{len(found) or 'no'} annotation{'s' * (len(found) != 1)}; "
                                f"?annotated= takes 1 to {len(found)}, not {wanted!r}."
                           if found else f"Game #{table.game.id} has no annotations yet.")
-    return annotated_text(found[int(wanted) - 1])
+    try:
+        return annotated_text(found[int(wanted) - 1])
+    except PastLimits as error:
+        raise ExportError(404, str(error)) from None
 
 
 @exports.route("/games/<int(max=2147483647):game_id>.sgf")
