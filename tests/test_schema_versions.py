@@ -23,6 +23,8 @@ from pbem.store.models import database
 
 FUTURE = "0099_from_the_future"
 NEWEST = known_migrations()[-1]
+#: The migrations after 0018 (0025_bounces, 0026_conditional_moves, and those since)
+AFTER_18 = [name for name in known_migrations() if int(name[:4]) > 18]
 
 
 def record_future_migration(url: str) -> None:
@@ -98,11 +100,13 @@ def test_migrate_brings_an_older_schema_up_to_date_once(tmp_path, monkeypatch, c
     runner(db).down(target="0025_bounces")  # the store of 0.13.0: 0018 its newest
     db.close()
     assert main(["status"]) == 0
-    assert ("schema:       2 migration(s) not applied yet (0025_bounces, "
-            "0026_conditional_moves): `pbem migrate` applies them") in capsys.readouterr().out
+    assert (f"schema:       {len(AFTER_18)} migration(s) not applied yet "
+            f"({', '.join(AFTER_18)}): `pbem migrate` applies them"
+            ) in capsys.readouterr().out
     assert main(["migrate"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("applied 0025_bounces\napplied 0026_conditional_moves\n")
+    assert out.count("applied ") == len(AFTER_18)
     assert out.endswith(f"schema: up to date at {NEWEST} ({len(known_migrations())} "
                         f"migrations)\n")
     assert main(["migrate"]) == 0
@@ -121,17 +125,17 @@ def test_migrate_back_to_undoes_only_with_yes_and_keeps_the_games(tmp_path, monk
     capsys.readouterr()
     assert main(["migrate", "--back-to", "18"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("would undo, newest first: 0026_conditional_moves, 0025_bounces; "
-                          "the schema would then be at 0018_speed_fewer_indexes.\n")
+    assert out.startswith(f"would undo, newest first: {', '.join(reversed(AFTER_18))}; "
+                          f"the schema would then be at 0018_speed_fewer_indexes.\n")
     assert "run this again with --yes" in out
     db = open_database(url, migrate=False)
     assert applied_migrations(db)[-1] == NEWEST  # the plan changed nothing
     db.close()
     assert main(["migrate", "--back-to", "18", "--yes"]) == 0
     assert capsys.readouterr().out == (
-        "undone 0026_conditional_moves\nundone 0025_bounces\n"
-        "schema: at 0018_speed_fewer_indexes; start the pbem whose newest migration that is "
-        "(CHANGELOG.md names each version's)\n")
+        "".join(f"undone {name}\n" for name in reversed(AFTER_18))
+        + "schema: at 0018_speed_fewer_indexes; start the pbem whose newest migration that "
+          "is (CHANGELOG.md names each version's)\n")
     db = open_database(url, migrate=False)
     assert applied_migrations(db)[-1] == "0018_speed_fewer_indexes"
     assert not db.table_exists("bounce") and not db.table_exists("condition")
