@@ -591,10 +591,13 @@ class PbemService:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True, **self.as_service_user())
         threading.Thread(target=self._collect, args=(self.process, log), daemon=True).start()
-        port = ready_port or int(self.environment()["PBEM_LMTP_LISTEN"].rsplit(":", 1)[1])
+        listen = self.environment().get("PBEM_LMTP_LISTEN", "")
+        port = ready_port or (int(listen.rsplit(":", 1)[1]) if listen else None)
+        # Without a listener (the pipe alternative), ready once the store it makes answers
+        ready, what = ((lambda: listening(port)), f"{self.name} to listen on {port}") \
+            if port else (self._store_answers, f"{self.name} to make its store")
         try:
-            wait_for(lambda: self.process.poll() is not None or listening(port),
-                     f"{self.name} to listen on {port}", log=self.log)
+            wait_for(lambda: self.process.poll() is not None or ready(), what, log=self.log)
         except AssertionError as error:
             self.stop()
             raise ServiceFailed(str(error)) from None
@@ -602,6 +605,13 @@ class PbemService:
             raise ServiceFailed(f"{self.name} exited with {self.process.returncode}\n"
                                 f"{self.log()}")
         return self
+
+    def _store_answers(self) -> bool:
+        """`pbem status` exits 0: the store is there and reachable."""
+        executable = Path(self.command_line()[0]).with_name("pbem")
+        return subprocess.run([str(executable), "status"], env=self.environment(),
+                              cwd=self.unit["WorkingDirectory"][0], capture_output=True,
+                              timeout=120, **self.as_service_user()).returncode == 0
 
     def _collect(self, process: subprocess.Popen, log) -> None:
         with log:

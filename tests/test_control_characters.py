@@ -82,10 +82,11 @@ def test_old_rows_with_control_characters_leave_clean(onyx, client):
     from pbem.play import Table
     game_id, alice, bob = onyx
     alice.reply("F6", to=alice.last)
+    mark = database.param  # '?' in SQLite, '%s' in PostgreSQL
     database.execute_sql("INSERT INTO comment (game_id, ply, seat, text, created) "
-                         "VALUES (?, 1, 0, ?, '2026-12-01 10:00:00')",
+                         f"VALUES ({mark}, 1, 0, {mark}, '2026-12-01 10:00:00')",
                          (game_id, "old \x1b[2J\x0c\x1b[31mred"))
-    database.execute_sql("UPDATE player SET name = ? WHERE email = ?",
+    database.execute_sql(f"UPDATE player SET name = {mark} WHERE email = {mark}",
                          ("bo\x1bb\x0b", bob.address))
     for text in feeds_parse(client, game_id):
         assert "\x1b" not in text and "\x0b" not in text and "\x0c" not in text

@@ -218,6 +218,10 @@ def test_the_pipe_alternative_hands_a_move_to_pbem_ingest(site, mta, worker, dov
     move and sends the news through Postfix at once."""
     postfix = mta("pipe")
     alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
+    # deploy/README.md: the worker still runs, for the scheduler, without a listener; its
+    # first start makes the store (no other command does)
+    worker.drop_in["PBEM_LMTP_LISTEN"] = ""
+    worker.start()
     game_id = start_onyx(worker)  # `pbem new` mails the players itself
     first = alice.wait_for("It is your turn (move #1).")
     alice.reply("F6", to=first)

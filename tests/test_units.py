@@ -48,6 +48,9 @@ def test_the_backup_unit_backs_up_a_running_database_that_restores(site):
     backups = site.root / "backups"  # /var/backups/pbem, made as the unit's comment says
     backups.mkdir()
     give_to_service_user(backups)
+    worker = PbemService(site)  # the worker's first start makes the store, as deployed
+    worker.start(ready_port=site.lmtp_port)
+    worker.stop()
     service = PbemService(site, "systemd/pbem-backup.service")
     game_id = service.pbem("new", "onyx", "--player", "a@example.org", "--player",
                            "b@example.org").stdout.decode().split()[-1]
