@@ -3,8 +3,9 @@
 Pure engines, no store: `pbem arena` and bench/bots.py call it. Each game seats the
 contestants in turn (game k rotates the list by k), so every contestant plays every seat
 and colour equally often; the dealer's randomness and the bots' come from the game's
-seed, so a run can be repeated. A contestant is `bot:LEVEL` (or `bot`) or `random`
-(uniformly random legal decisions, the engine's `random_decision`).
+seed, so a run can be repeated. A contestant is `bot:LEVEL` (or `bot`), `heuristic`
+(a card game's plain habit, pbem.bots.heuristic: the opponent a bot must beat) or
+`random` (the engine's `random_decision`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from pbem.bots import bot_level, decide
+from pbem.bots import bot_level, decide, heuristic
 from pbem.engines.base import CHANCE, Engine
 
 RANDOM = "random"
+HEURISTIC = "heuristic"
 Z95 = 1.96
 
 
@@ -51,14 +53,15 @@ class Standing:
 
 
 def check_contestant(name: str) -> str:
-    """`bot:LEVEL`, `bot` or `random`, canonical; raises ValueError with the choices."""
+    """`bot:LEVEL`, `bot`, `heuristic` or `random`, canonical; raises ValueError with the
+    choices."""
     name = name.strip().lower()
-    if name == RANDOM:
+    if name in (RANDOM, HEURISTIC):
         return name
     level = bot_level(name)
     if level is None:
         raise ValueError(f"{name!r} is not a contestant: write bot:easy, bot:normal, "
-                         f"bot:hard or random.")
+                         f"bot:hard, heuristic or random.")
     return f"bot:{level}"
 
 
@@ -77,6 +80,8 @@ def play_game(engine: Engine, options: dict, seats: list[str], seed: str,
             decision = engine.deal(state, rng)
         elif seats[seat] == RANDOM:
             decision = engine.random_decision(state, seat, rng)
+        elif seats[seat] == HEURISTIC:
+            decision = heuristic.decision(engine, state, seat, rng)
         else:
             started = time.process_time()
             decision = decide(engine, state, seat, bot_level(seats[seat]), seed=seed,
