@@ -1,17 +1,23 @@
 """Bot strength and cost: win shares with 95% confidence intervals, CPU per decision.
 
-    .venv/bin/python -m bench.bots [--games N] [--only GAME]
+    .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against random|heuristic]
+                                   [--level LEVEL] [--players N]
 
 Strength (pbem.bots.arena: contestants rotate through the seats, so each plays every
 seat and colour equally often; Onyx bots take or refuse the swap themselves):
 - Onyx 12×12: hard against random moves and against easy; normal against easy.
-- each card game at 3 players and at the most: one hard bot among random players,
-  against its fair share; hard against easy (and a random player to make up three).
+- each card game, `--against random` (the default): one hard bot among random players
+  at 3 players and at the most, against its fair share; hard against easy (and a random
+  player to make up three).
+- each card game, `--against heuristic`: one bot of each level among heuristic players
+  (pbem.bots.heuristic, the plain habit of a careful person) at 3 players and at the
+  most (6 nimmt! also at 5), against its fair share.
 Cost: CPU seconds per decision of each level (time.process_time, p50 and p99) over the
 decisions of the games played, and the peak memory of one decision (tracemalloc).
 
-A hard decision takes ~1.2 s of CPU, so a full run (the default 50 games a line) takes
-hours; on a shared machine run it with `--games 4` or with `--only`.
+A hard decision takes ~1 s of CPU, so a full run (the default 50 games a line) takes
+hours; on a shared machine run it under `nice -n 19` with `--games 4`, `--only`,
+`--level` and `--players`.
 """
 
 from __future__ import annotations
@@ -28,26 +34,45 @@ from pbem.engines.base import CHANCE
 
 ONYX_MATCHES = [["bot:hard", "random"], ["bot:hard", "bot:easy"], ["bot:normal", "bot:easy"]]
 CARD_GAMES = {"onix": (3, 6), "baronoxx": (3, 10), "gemforge": (3, 4)}
+#: Against heuristic players: 3 and the most players, and 6 nimmt! also at 5.
+AGAINST_HEURISTIC = {"onix": (3, 6), "baronoxx": (3, 5, 10), "gemforge": (3, 4)}
 
 
-def strength(games: int, only: str | None) -> dict[str, Standing]:
-    """Print every match's standings; returns each bot level's timings, all games."""
-    timings: dict[str, Standing] = {}
-    lines: list[tuple[str, str, dict, list[str], int]] = []
+def matches(only: str | None, against: str, level: str | None,
+            players: int | None) -> list[tuple[str, str, list[str], int, str]]:
+    """(game, label, contestants, players, fill) for each line of the run."""
+    lines = []
+    if against == "heuristic":
+        for game, counts in AGAINST_HEURISTIC.items():
+            for count in counts:
+                for each in LEVELS:
+                    if (only in (None, game) and level in (None, each)
+                            and players in (None, count)):
+                        lines.append((game, f"{count} players", [f"bot:{each}"], count,
+                                      "heuristic"))
+        return lines
     if only in (None, "onyx"):
-        lines += [("onyx", "12x12", {}, match, 2) for match in ONYX_MATCHES]
+        lines += [("onyx", "12x12", match, 2, "random") for match in ONYX_MATCHES]
     for game, counts in CARD_GAMES.items():
         if only in (None, game):
-            for players in counts:
-                lines.append((game, f"{players} players", {}, ["bot:hard"], players))
-            lines.append((game, "3 players", {}, ["bot:hard", "bot:easy"], 3))
-    for game, label, options, match, players in lines:
+            for count in counts:
+                lines.append((game, f"{count} players", ["bot:hard"], count, "random"))
+            lines.append((game, "3 players", ["bot:hard", "bot:easy"], 3, "random"))
+    return [line for line in lines if players in (None, line[3])]
+
+
+def strength(games: int, only: str | None, against: str = "random",
+             level: str | None = None, players: int | None = None) -> dict[str, Standing]:
+    """Print every match's standings; returns each bot level's timings, all games."""
+    timings: dict[str, Standing] = {}
+    for game, label, match, count, fill in matches(only, against, level, players):
         started = time.perf_counter()
-        standings = arena(ENGINES[game], match, games, options, players, seed=f"bench/{game}")
-        print(f"{game} {label}: {' vs '.join(match)} ({games} games, "
-              f"{time.perf_counter() - started:.0f} s)")
-        for line in summary(standings, players):
-            print("   " + line)
+        standings = arena(ENGINES[game], match, games, {}, count, seed=f"bench/{game}",
+                          fill=fill)
+        print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} ({games} "
+              f"games, {time.perf_counter() - started:.0f} s)", flush=True)
+        for line in summary(standings, count):
+            print("   " + line, flush=True)
         for name, standing in standings.items():
             timings.setdefault(name, Standing(name)).seconds += standing.seconds
     return timings
@@ -76,24 +101,32 @@ def memory() -> None:
         print(f"   {game}: peak memory of one decision: {', '.join(figures)}")
 
 
-def run(games: int, only: str | None = None) -> None:
+def run(games: int, only: str | None = None, against: str = "random",
+        level: str | None = None, players: int | None = None) -> None:
     print("Bots: strength (95% confidence intervals) and CPU per decision")
-    timings = strength(games, only)
+    timings = strength(games, only, against, level, players)
     print("CPU per decision, all games above:")
     for name, standing in timings.items():
         if standing.seconds:
             print(f"   {name}: p50 {standing.percentile(0.5) * 1000:.0f} ms, p99 "
                   f"{standing.percentile(0.99) * 1000:.0f} ms over "
                   f"{len(standing.seconds)} decisions")
-    memory()
+    if against == "random" and level is None and players is None:
+        memory()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots")
     parser.add_argument("--games", type=int, default=50, help="games per match (50)")
     parser.add_argument("--only", choices=sorted(ENGINES), help="one game only")
+    parser.add_argument("--against", choices=("random", "heuristic"), default="random",
+                        help="who fills the other seats of the card games (random)")
+    parser.add_argument("--level", choices=LEVELS, help="one bot level only (heuristic)")
+    parser.add_argument("--players", type=int, help="one table size only")
     args = parser.parse_args()
-    run(args.games, args.only)
+    if args.against == "heuristic" and args.only == "onyx":
+        parser.error("Onyx has no heuristic player")
+    run(args.games, args.only, args.against, args.level, args.players)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@
     pbem status                          database, outbox backlog; exit 1 when unreachable
     pbem new GAME --player EMAIL... [--option K=V]...   start a game at once; prints its id
                                          (a player may be a bot: bot:easy|normal|hard)
-    pbem arena GAME --players bot:hard,bot:normal [--games N] [--seats N]   bots' win shares
+    pbem arena GAME --players bot:hard,heuristic [--games N] [--seats N] [--fill WHO]
+                                         win shares of bots, heuristic and random players
     pbem ingest < MESSAGE                one mail from an MTA pipe (exit 75: try later)
     pbem deliver                         send what is due in the outbox now
     pbem outbox [list|retry|drop|bounces|clear] ...   the mail waiting, given up, bouncing
@@ -150,6 +151,9 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seats", type=int, help="players per game (default: the "
                        "contestants; more seats are random players)")
     arena.add_argument("--seed", default="arena", help="the same seed gives the same games")
+    arena.add_argument("--fill", default="random", help="who takes the seats beyond "
+                       "--players: random (default), heuristic (a card game's plain "
+                       "habit) or bot:LEVEL")
     arena.set_defaults(run=_arena)
 
     ingest = commands.add_parser("ingest", help="take one mail on standard input (MTA pipe)")
@@ -483,7 +487,8 @@ def _arena(args) -> int:
         if len(contestants) > seats:
             raise OptionError(f"{len(contestants)} contestants need --seats "
                               f"{len(contestants)} or more.")
-        standings = arena(engine, contestants, args.games, options, seats, seed=args.seed)
+        standings = arena(engine, contestants, args.games, options, seats, seed=args.seed,
+                          fill=args.fill)
     except (UnknownGame, OptionError, ValueError) as error:
         print(f"pbem arena: {error}", file=sys.stderr)
         return 2

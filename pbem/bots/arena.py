@@ -103,6 +103,9 @@ def arena(engine: Engine, contestants: list[str], games: int, options: dict | No
     players = players or max(len(contestants), engine.min_players)
     lineup = [check_contestant(c) for c in contestants]
     lineup += [check_contestant(fill)] * (players - len(lineup))
+    if HEURISTIC in lineup and engine.id not in heuristic.GAMES:
+        raise ValueError(f"{engine.title} has no heuristic player: it is for the card "
+                         f"games.")
     standings = {name: Standing(name) for name in lineup}
     for k in range(games):
         seats = lineup[k % players:] + lineup[:k % players]

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import random
 
-from notation.onix import NEW
+from notation.baronoxx import NO_PREF
+from notation.onix import NEW, effect_of
+from pbem.engines.baronoxx.cards import CARDS, legal_rows
 from pbem.engines.base import CHANCE, Decision, Engine, State
+from pbem.engines.onix.state import PLACE, TAKE, chains
 
 POPCOUNT = tuple(bin(mask).count("1") for mask in range(16))
 #: What a Collection of 0–3 different gems is worth on the way to a Hoard (a card won
@@ -30,8 +33,14 @@ WON, HOARDED = 1000.0, 10.0
 HARM = 0.7  # what a point of an opponent's progress undone is worth, against one's own
 
 
+#: The games with a heuristic player (Onyx has none: its bots are measured against an
+#: independent UCT player, bench/README.md).
+GAMES = ("baronoxx", "onix", "gemforge")
+
+
 def decision(engine: Engine, state: State, seat: int, rng: random.Random) -> Decision:
-    """The heuristic's decision for `seat` (a seat the game waits for)."""
+    """The heuristic's decision for `seat` (a seat the game waits for). `rng` serves the
+    dealer only: the habits themselves are deterministic."""
     if seat == CHANCE:
         return engine.deal(state, rng)
     if engine.id == "baronoxx":
@@ -41,14 +50,13 @@ def decision(engine: Engine, state: State, seat: int, rng: random.Random) -> Dec
     if engine.id == "gemforge":
         from pbem.bots.heuristic_gemforge import gemforge
         return gemforge(engine, state, seat)
-    return engine.random_decision(state, seat, rng)
+    raise ValueError(f"{engine.title} has no heuristic player")
 
 
 # -- 6 nimmt! Baron Oxx -----------------------------------------------------------------
 
 def baronoxx(engine, state, seat: int) -> tuple:
     """The card whose placement costs least now; asked, the cheapest row."""
-    from notation.baronoxx import NO_PREF
     if seat == state.asked:
         card, kind, options = state.waiting()
         return (kind, min(options, key=lambda r: _oxx_cost(engine, state, kind, r, card)))
@@ -59,7 +67,6 @@ def baronoxx(engine, state, seat: int) -> tuple:
 
 
 def _oxx_card(engine, state, card: int) -> tuple:
-    from pbem.engines.baronoxx.cards import legal_rows
     fits = legal_rows(state.rows, card)
     kind, options = ("row", fits) if fits else ("take", range(len(state.rows)))
     return min(_oxx_cost(engine, state, kind, r, card) for r in options) + (card,)
@@ -67,7 +74,10 @@ def _oxx_card(engine, state, card: int) -> tuple:
 
 def _oxx_cost(engine, state, kind: str, row: int, card: int) -> tuple:
     """(points taken now, closeness of the row to being taken after): less is better.
-    In Variant 2 points are won, so more is better."""
+    In Variant 2 points are won, so more is better, and a card that fits no row goes
+    under its deck (N20): no points either way."""
+    if kind == "take" and state.positive:
+        return (0, 0)
     points = engine.cost(state, kind, row, card)
     if state.positive:
         points = -points
@@ -78,7 +88,6 @@ def _oxx_cost(engine, state, kind: str, row: int, card: int) -> tuple:
 
 def _slack(state, row: tuple) -> int:
     """How many more cards or bullheads of a colour a row takes before it is taken."""
-    from pbem.engines.baronoxx.cards import CARDS
     room = 6 - len(row) if state.rule1 else 6
     for colour in range(6):
         room = min(room, 6 - sum(CARDS[c].bullheads[colour] for c in row))
@@ -98,7 +107,6 @@ def onix(engine, state, seat: int):
 def onix_value(engine, state, choice) -> float:
     """What the turn is worth to the active seat if it makes `choice` now and the rest
     of the turn greedily: Hoard cards won, progress, harm, the end of the game."""
-    from pbem.engines.onix.state import PLACE, TAKE, chains
     seat = state.turn
     own = [(number, _mask(cards), len(cards)) for number, cards in state.collections[seat]]
     piles = [list(pile) for pile in state.piles]
@@ -106,6 +114,8 @@ def onix_value(engine, state, choice) -> float:
     if state.phase == TAKE:
         chain = next(c for c in chains(state, choice.gem) if c[0] == choice.pile)
         cards = [piles[p].pop() for p in chain]
+        for p in chain:  # the card under a top taken is not seen yet: only its count
+            piles[p] = [None] * len(piles[p])
         value += _place_all(own, cards)
         value += _best_effect(state, seat, choice.gem, own, piles)
     elif state.phase == PLACE:
@@ -190,11 +200,12 @@ class _Effect:
 
 def _effects(state, seat: int, gem: int, own: list, piles: list):
     """The effect's options, each with the best place for the card it brings."""
-    from notation.onix import effect_of
     verb = effect_of(gem)
     if verb in ("draw", "hoard"):
         for p, pile in enumerate(piles):
-            if pile:
+            # A card not seen yet may go to the Hoard (any card counts there), but
+            # where a drawn one would go cannot be told.
+            if pile and (verb == "hoard" or pile[-1] is not None):
                 target = _best_target(own, pile[-1])[0] if verb == "draw" else None
                 yield _Effect(verb, pile=p, target=target)
         return
