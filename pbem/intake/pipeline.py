@@ -36,7 +36,7 @@ from pbem.commands import Speaker, command_lines, run_game_mail, run_global_mail
 from pbem.commands.account import confirm_address
 from pbem.commands.tournaments import answer_invitation
 from pbem.config import Config
-from pbem.intake import loops, refusals, reports
+from pbem.intake import confirmations, loops, refusals, reports
 from pbem.intake.authentication import authentication_failure, dmarc_refusal
 from pbem.intake.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
                                  robot_reason)
@@ -216,6 +216,10 @@ def limit_rate(intake: Intake) -> bool:
     since = utcnow() - dt.timedelta(hours=1)
     count = _MAILS_SINCE.scalar(intake.mail.sender, since)
     if count > intake.config.rate_limit:
+        # A confirmed player hears once a day what the limit is; nobody else hears anything.
+        notices.tell_of_limit(intake.config, intake.mail.sender, "rate",
+                              loops.rate_words(intake.mail.sender, intake.config.rate_limit),
+                              in_reply_to=intake.mail.message_id)
         return intake.stop(f"ignored: {count} mails from this sender within an hour")
     return False
 
@@ -322,7 +326,8 @@ def _ask_for_confirmation(intake: Intake) -> bool:
     if waiting is not None:
         if not _request_undelivered(player.email):
             # One request per address: a forger cannot make us mail it again and again.
-            return intake.stop("ignored: a confirmation is already waiting for an answer")
+            # The mail is held with the first, and carried out with it once confirmed.
+            return intake.stop(confirmations.HELD_TOO)
         _drop_undelivered_request(intake.config, waiting)  # it never arrived: ask anew
     failed = authentication_failure(intake.mail.message, intake.config.authserv_id)
     if failed:  # our MTA says the From is someone else's: they must not hear from us
@@ -332,7 +337,7 @@ def _ask_for_confirmation(intake: Intake) -> bool:
         return intake.stop(CAP_REACHED)
     request = Request.create(kind="confirm", player=player, inbound=intake.row)
     invitations.to_confirm(intake.config, player, request.id, intake.mail.message_id)
-    return intake.stop("held: confirmation asked for")
+    return intake.stop(confirmations.HELD)
 
 
 def _request_undelivered(address: str) -> bool:
@@ -344,31 +349,48 @@ def _request_undelivered(address: str) -> bool:
 
 
 def _drop_undelivered_request(config: Config, request: Request) -> None:
-    """Close a confirmation request whose mail was given up; its held mail is not run."""
+    """Close a confirmation request whose mail was given up; its held mails are not run."""
     request.open = False
     request.save()
-    if request.inbound_id is not None:
-        outcome = "expired: its confirmation request could not be delivered"
-        held = Inbound.get_by_id(request.inbound_id)
+    outcome = "expired: its confirmation request could not be delivered"
+    for held in confirmations.held_mails(request):
         Inbound.update(outcome=outcome, kept_until=kept_until(config, held.received, outcome)
                        ).where(Inbound.id == held.id).execute()
 
 
 def _confirm(intake: Intake, request: Request) -> bool:
-    """The sender proved the address is theirs: run the mail that was held."""
+    """The sender proved the address is theirs: carry out every mail that was held for
+    it, in the order they came (the first, and any sent before the answer), each
+    answered as if it had just arrived; past confirmations.HELD_MAX, the sender is told
+    which were not."""
     player = request.player
     player.confirmed = True
     player.save()
     Request.update(open=False).where((Request.player == player)
                                      & (Request.kind == "confirm")).execute()
-    held = request.inbound
-    original = parse_mail(bytes(held.raw))
-    intake.player = player
-    intake.mail = original  # the commands are in the held mail
-    outcome = "done: run after confirmation"
-    Inbound.update(outcome=outcome, kept_until=kept_until(intake.config, held.received, outcome)
-                   ).where(Inbound.id == held.id).execute()
-    return False
+    held = confirmations.held_mails(request)
+    for row in held[:confirmations.HELD_MAX]:
+        _run_held(intake.config, row, player)
+    dropped = held[confirmations.HELD_MAX:]
+    for row in dropped:
+        _set_outcome(intake.config, row, confirmations.dropped())
+    if dropped:
+        confirmations.tell_not_carried_out(intake.config, player, dropped,
+                                           [parse_mail(bytes(r.raw)) for r in dropped])
+    carried = min(len(held), confirmations.HELD_MAX)
+    return intake.stop(f"done: confirmed, {carried} held mail(s) carried out")
+
+
+def _run_held(config: Config, row: Inbound, player: Player) -> None:
+    """One held mail, read and carried out now as any confirmed player's mail is."""
+    held = Intake(config, parse_mail(bytes(row.raw)), row=row, player=player)
+    extract(held)
+    run_commands(held)
+    _set_outcome(config, row, f"{held.outcome} (after confirmation)")
+
+
+def _set_outcome(config: Config, row: Inbound, outcome: str) -> None:
+    _SET_OUTCOME.execute(outcome, kept_until(config, row.received, outcome), row.id)
 
 
 def extract(intake: Intake) -> bool:
@@ -411,18 +433,35 @@ def run_commands(intake: Intake) -> bool:
         only_errors = report is not None and not (report.applied or report.held)
         # Counted only for an answer that would say what failed: the count reads
         # each of the sender's rows of the hour, and the mail's own is not among them.
-        if only_errors and (loops.error_replies_last_hour(mail.sender)
-                            >= config.error_replies_per_hour):
+        silenced = _error_limit(intake) if only_errors else None
+        if silenced:
             savepoint.rollback()
-            return intake.stop(f"ignored: {config.error_replies_per_hour} error replies to "
-                               f"this address within an hour already")
-        if only_errors and loops.error_replies_in_a_row(mail.sender) >= loops.ERRORS_IN_A_ROW:
-            savepoint.rollback()  # a responder quoting us: silence until a mail works
-            return intake.stop(f"ignored: {loops.ERRORS_IN_A_ROW} error replies in a row to "
-                               f"this address with nothing carried out")
+    if silenced:  # told after the rollback, which would take the notice back too
+        outcome, limit, paragraphs = silenced
+        notices.tell_of_limit(config, mail.sender, limit, paragraphs,
+                              in_reply_to=mail.message_id)
+        return intake.stop(outcome)
     if only_errors:
         return intake.stop(f"{loops.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
     return intake.stop(f"done: {len(intake.lines)} line(s)")
+
+
+def _error_limit(intake: Intake) -> tuple[str, str, list[str]] | None:
+    """For a mail that would be answered only with what failed: when a limit on such
+    answers silences it, its outcome, the limit's name and what its player is told (once
+    a day per limit: pbem.policy.notices); None when it is answered."""
+    config, sender = intake.config, intake.mail.sender
+    first_line = intake.lines[0] if intake.lines else ""
+    if loops.error_replies_last_hour(sender) >= config.error_replies_per_hour:
+        return (f"ignored: {config.error_replies_per_hour} error replies to this address "
+                f"within an hour already", "errors-hourly",
+                loops.errors_hourly_words(sender, config.error_replies_per_hour, first_line))
+    if loops.error_replies_in_a_row(sender) >= loops.ERRORS_IN_A_ROW:
+        # a responder quoting us: silence until a mail works
+        return (f"ignored: {loops.ERRORS_IN_A_ROW} error replies in a row to this address "
+                f"with nothing carried out", "errors-in-a-row",
+                loops.errors_in_a_row_words(first_line))
+    return None
 
 
 def _invitation(found: Route | None) -> Request | None:

@@ -86,7 +86,8 @@ def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str
     return note(config, player, "[pbem] please confirm", [
         f"Someone, probably you, sent pbem a mail from {player.email}.",
         "Before pbem acts on mail from a new address, it asks once: reply to this mail "
-        "(anything will do) and your mail will be carried out.",
+        "(anything will do) and your mail will be carried out, with any other you send "
+        "before you answer, in the order you sent them.",
         "If it was not you, ignore this mail; nothing more will come.",
     ], reply_to=reply_address(token, config.domain), in_reply_to=in_reply_to)
 

@@ -15,6 +15,10 @@ backscatter; it quotes nothing the sender wrote):
   as From) failed the DMARC check at our MTA (pbem.intake.authentication);
 - `tell_of_other_address`: a mail with their reply token came from an address pbem does
   not know, and how to add a second address (`address add ...`).
+
+And one about a limit a confirmed player reached (pbem.intake.loops and the pipeline's
+rate limit): `tell_of_limit` says once a day per limit what the limit is and when it
+lifts, so that a person is never left with mail ignored in silence.
 """
 
 from __future__ import annotations
@@ -103,3 +107,21 @@ def _claimed_player(config: Config, mail) -> tuple[Player | None, int | None]:
                 return seat.player, route.game
     player = owner_of(mail.sender)  # their address, or a confirmed second one
     return (player if player is not None and player.confirmed else None), None
+
+
+def tell_of_limit(config: Config, address: str, limit: str, paragraphs: list[str],
+                  in_reply_to: str | None = None) -> bool:
+    """Tell the confirmed player of `address` that a mail of theirs reached `limit` (a
+    word: "errors-hourly", "errors-in-a-row", "rate") and got no answer, in the caller's
+    words (what the limit is, when it lifts); once a day per limit and player. A stranger,
+    or an address nobody confirmed, is told nothing: the limits are also what keeps pbem
+    from answering floods and robots. True when a notice was queued."""
+    player = owner_of(address)
+    if player is None or not player.confirmed:
+        return False
+    if not once_a_day(f"limit:{limit}:player:{player.id}"):
+        return False
+    letters.note(config, player, "[pbem] your mail was not answered: a limit", paragraphs + [
+        "pbem tells you of this limit at most once a day.",
+    ], in_reply_to=in_reply_to)
+    return True
