@@ -7,7 +7,12 @@ name is erased: the raw bytes of every inbound mail from the address or mentioni
 and the copies of mail already sent to them, about their games, or mentioning them.
 Their running games must end first (`--resign` resigns them, through `pbem.play`, so the
 opponents are told and the clocks stop), because a game cannot wait for someone nobody
-can write to. Unsent mail to others goes out as it was written.
+can write to. They also leave every tournament and open challenge exactly as their own
+`withdraw` would (pbem.competition.rounds.withdraw): a running tournament pairs them no
+more, a tournament still inviting counts them as having declined (and starts, or is
+cancelled, when that was the last answer missing), an open seek is withdrawn. No mail
+goes to the forgotten row's address: the policy's `reachable` refuses it, for every
+kind of mail. Unsent mail to others goes out as it was written.
 
 The stored mail is searched before the write begins (reading needs no lock), and the
 write then erases the rows found, and searches only the mail that came in meanwhile: the
@@ -17,10 +22,13 @@ store is locked for the erasing, not for reading every mail ever kept.
 from __future__ import annotations
 
 from pbem.admin import AdminError, _announce_end, _player
+from pbem.competition import rounds
 from pbem.config import Config
 from pbem.play import Table
+from pbem.players import forgotten_address
 from pbem.store import (Address, Game, Inbound, Move, Outbox, Player, Request, Seat,
                         transaction)
+from pbem.store.models import Entrant, Invitation, Seek, Tournament
 
 FORMER_PLAYER = "a former player"
 
@@ -34,14 +42,18 @@ def forget_player(config: Config, address: str, resign: bool = False) -> list[in
     with transaction():
         player, addresses, seats, unfinished = _who(address, resign)  # again, under the write
         Address.delete().where(Address.player == player).execute()
-        player.email = f"former-{player.id}@forgotten.invalid"  # unique; never delivered
+        player.email = forgotten_address(player.id)  # unique; never delivered
         player.name = FORMER_PLAYER
         player.confirmed = player.digest = False
         player.save()
+        _leave_competitions(config, player)
         for seat in seats:
             if seat.game.id in unfinished:
                 _leave(config, seat)
         Request.update(open=False).where(Request.player == player).execute()
+        # Invitations to them still count against their inviters' limits, but name no one.
+        (Invitation.update(address=player.email, waiting=False)
+         .where(Invitation.address.in_(addresses)).execute())
         Outbox.delete().where((Outbox.recipient.in_(addresses) & Outbox.sent.is_null())
                               | (Outbox.recipient == player.email)).execute()
         found.search(addresses, [seat.game.id for seat in seats])  # what came since
@@ -62,9 +74,31 @@ def _who(address: str, resign: bool) -> tuple[Player, list[str], list[Seat], lis
     return player, [address] + [row.email for row in player.addresses], seats, unfinished
 
 
+def _leave_competitions(config: Config, player: Player) -> None:
+    """They leave every tournament not over, as `withdraw tournament N` would (their
+    running games in it are lost), or decline one still inviting; their open seeks are
+    withdrawn. Before the games they play outside tournaments end (`_leave`)."""
+    entered = (Entrant.select(Entrant, Tournament).join(Tournament)
+               .where((Entrant.player == player)
+                      & Tournament.status.in_(("inviting", "running"))))
+    for entrant in entered:
+        tournament = entrant.tournament
+        if tournament.status == "inviting":
+            entrant.answer, entrant.why = "declined", "left"
+            entrant.save()
+            rounds.start_when_answered(config, tournament)  # it may have been the last
+        elif entrant.answer == "accepted" and entrant.withdrawn is None:
+            rounds.withdraw(config, tournament, entrant, "withdrew")
+    Seek.update(status="withdrawn").where((Seek.player == player)
+                                          & (Seek.status == "open")).execute()
+
+
 def _leave(config: Config, seat: Seat) -> None:
-    """Their game ends: a running one as a resignation, one still inviting is cancelled."""
+    """Their game ends: a running one as a resignation, one still inviting is cancelled
+    (one their tournament's withdrawal ended already is left as it is)."""
     table = Table.load(seat.game.id)
+    if table.game.status in ("finished", "cancelled"):
+        return
     if table.game.status == "running":
         table.resign(seat.number, f"{FORMER_PLAYER} left the game")
         note = f"Game #{table.game.id} is over: {FORMER_PLAYER} left it."

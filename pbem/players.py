@@ -3,7 +3,9 @@
 Mail in (pbem.intake), the commands, the operator's tools and the policy all ask the
 same questions, so they are answered here, once: whose address this is (`owner_of`),
 the player for an address seen for the first time (`player_for`, created unconfirmed),
-a bot's player row (`bot_player`), and a display name as a player may write it.
+a bot's player row (`bot_player`), a display name as a player may write it, and
+whether a row is a forgotten player's (`is_forgotten`: `pbem admin forget` gives it an
+address that no mail reaches; the policy mails it nothing, pbem.policy.letters).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pbem import bots
 from pbem.store import Address, Player
 
 NAME = re.compile(r"^[\w][\w .'-]{0,29}$")
+FORGOTTEN_DOMAIN = "forgotten.invalid"  # RFC 2606: no mail is ever delivered there
 
 
 def player_for(email: str, name: str = "") -> Player:
@@ -55,3 +58,13 @@ def clean_name(name: str) -> str:
     not one a player may have (no '@', no control characters)."""
     name = " ".join(name.split())[:30]
     return name if NAME.match(name) else ""
+
+
+def forgotten_address(player_id: int) -> str:
+    """The address a forgotten player's row keeps: unique, and reaching nobody."""
+    return f"former-{player_id}@{FORGOTTEN_DOMAIN}"
+
+
+def is_forgotten(address: str) -> bool:
+    """Whether `address` is a forgotten player's (`forgotten_address`)."""
+    return address.lower().endswith("@" + FORGOTTEN_DOMAIN)

@@ -4,7 +4,8 @@ mail, what the operator did to their games, tournament news, an expired seek.
 `note` is the door they all go through (and so do the invitations, pbem.policy.
 invitations, and the notices, pbem.policy.notices), and `reachable` is asked of every
 mail, game mail and digests too: a bot reads no mail and is never written to, and an
-address our mail bounces from (pbem.policy.bouncing) gets nothing until it works again. The other functions say who hears of a thing; the words are the caller's,
+address our mail bounces from (pbem.policy.bouncing) gets nothing until it works again,
+nor does a forgotten player's row. The other functions say who hears of a thing; the words are the caller's,
 and mail out (pbem.mail.letters) writes and queues them.
 """
 
@@ -13,13 +14,16 @@ from __future__ import annotations
 from pbem.bots import is_bot
 from pbem.config import Config
 from pbem.mail import letters
+from pbem.players import is_forgotten
 from pbem.policy import bouncing
 from pbem.store import Player
 
 
 def reachable(address: str) -> bool:
-    """Whether any mail may go to `address`: not a bot's, not marked bouncing."""
-    return not is_bot(address) and bouncing.may_mail(address)
+    """Whether any mail may go to `address`: not a bot's, not a forgotten player's (the
+    row of someone `pbem admin forget` erased: a tournament's news or a game's mail to
+    them would only bounce), not marked bouncing."""
+    return not is_bot(address) and not is_forgotten(address) and bouncing.may_mail(address)
 
 
 def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs: list[str],
