@@ -6,7 +6,10 @@ never invited. The job `move_bots` finds running games that wait for a bot seat 
 plays the bot's decision through `pbem.play.Table`, like a player's mail:
 
 1. claim the seat with a conditional UPDATE (…WHERE claimed_until IS NULL OR < now, the
-   deadlines' pattern), so with several schedulers each bot move is searched once;
+   deadlines' pattern), so with several schedulers each bot move is searched once; the
+   claim names its process (`claimed_by`, pbem.store.claims), and each run first takes
+   over the claims of a process on this machine that died (kill -9 mid-search), as the
+   outbox's deliverer does, so the bot moves at once rather than after the claim's time;
 2. search outside any transaction, on the snapshot read (the search takes up to ~2 s of
    CPU and must never hold the database's write lock, nor anyone's inbound mail);
 3. in one transaction, load the game locked, and play only if it still stands where the
@@ -27,6 +30,7 @@ from pbem.config import Config
 from pbem.play import Table
 from pbem.policy import conversation
 from pbem.store import Game, Player, Seat, transaction
+from pbem.store.claims import claimer, gone
 from pbem.store.models import Clock
 
 log = logging.getLogger(__name__)
@@ -69,6 +73,7 @@ def candidate_games(limit: int = 500, now: dt.datetime | None = None) -> list[in
 def move_bots(config: Config, now: dt.datetime | None = None, resume: Resume | None = None) -> int:
     """Play every bot move due now; returns how many were played. `resume` runs the
     lines the bot's move frees (held commands: pbem.commands.server_moves)."""
+    resume_after_crash(now or clock.now())
     played = 0
     for game_id in candidate_games(now=now):
         while played < MAX_MOVES:
@@ -99,13 +104,30 @@ def move_once(config: Config, game_id: int, now: dt.datetime | None = None,
         log.exception("the bot of game %s seat %s could not move", game_id, seat.number)
         return 0
     finally:
-        Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+        Seat.update(claimed_until=None, claimed_by=None).where(Seat.id == seat.id).execute()
+
+
+def resume_after_crash(now: dt.datetime) -> int:
+    """Free the bot seats claimed by a process on this machine that no longer runs;
+    returns how many. Read from the index of claimed seats only (0032)."""
+    held = (Seat.select(Seat.claimed_by).distinct()
+            .where(Seat.claimed_until.is_null(False) & (Seat.claimed_until >= now)))
+    dead = [row.claimed_by for row in held if row.claimed_by and gone(row.claimed_by)]
+    if not dead:
+        return 0
+    with transaction():
+        freed = (Seat.update(claimed_until=None, claimed_by=None)
+                 .where(Seat.claimed_by.in_(dead) & Seat.claimed_until.is_null(False))
+                 .execute())
+    log.warning("took over %d bot moves claimed by %s, which no longer runs",
+                freed, ", ".join(dead))
+    return freed
 
 
 def claim(seat_id: int, now: dt.datetime) -> bool:
     """Atomically mark a bot seat as ours for a while; False if someone else has it."""
     with transaction():
-        claimed = (Seat.update(claimed_until=now + CLAIM)
+        claimed = (Seat.update(claimed_until=now + CLAIM, claimed_by=claimer())
                    .where((Seat.id == seat_id)
                           & (Seat.claimed_until.is_null() | (Seat.claimed_until < now)))
                    .execute())

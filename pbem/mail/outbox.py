@@ -26,7 +26,6 @@ import datetime as dt
 import email.policy
 import logging
 import mailbox
-import os
 import re
 import smtplib
 import socket
@@ -40,6 +39,7 @@ from pbem.logs import about_mail
 from pbem.mail.relay import Refused, Relay, RelayUnavailable
 from pbem.mail.tokens import return_path
 from pbem.store import Game, Outbox, transaction
+from pbem.store.claims import claimer, gone
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 from pbem.store.prepared import Creates
@@ -170,11 +170,6 @@ def _hold_everything(config: Config, outbox_id: int, now: dt.datetime,
             & (Outbox.next_attempt < until) & Outbox.claimed_until.is_null()).execute()
 
 
-def claimer() -> str:
-    """Who claims: this process on this machine (asked each time: a fork is another)."""
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
 def _claim(now: dt.datetime, size: int) -> list[int]:
     """Mark up to `size` due messages as ours until `now + CLAIM`; their ids, oldest first.
 
@@ -218,28 +213,12 @@ def resume_after_crash(now: dt.datetime) -> None:
 
 
 def _dead_claimers(now: dt.datetime) -> list[str]:
-    """Claimers on this machine whose process no longer runs (a pid is not reused within
-    the two minutes a claim lasts, save in the rarest case, which then just waits)."""
+    """Claimers on this machine whose process no longer runs (pbem.store.claims)."""
     host = socket.gethostname() + ":"
     names = (Outbox.select(Outbox.claimed_by).distinct()
              .where(Outbox.sent.is_null() & (Outbox.claimed_until >= now)
                     & Outbox.claimed_by.startswith(host)))
-    dead = []
-    for row in names:
-        pid = row.claimed_by[len(host):]
-        if pid.isdigit() and not _running(int(pid)):
-            dead.append(row.claimed_by)
-    return dead
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: it runs
-        return True
-    return True
+    return [row.claimed_by for row in names if gone(row.claimed_by)]
 
 
 def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.datetime) -> int:

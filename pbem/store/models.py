@@ -126,6 +126,7 @@ class Seat(BaseModel):
     heard = IntegerField(default=0)
     share = CharField(null=True)  # its share of the win once the game is over: 1, 0, 1/2
     claimed_until = DateTimeField(null=True)  # a bot seat: a scheduler moves for it until then
+    claimed_by = CharField(null=True)  # ... which one: host:pid (pbem.bot_turns, 0032)
 
     class Meta:
         indexes = ((("game", "number"), True),)
@@ -453,6 +454,8 @@ class Condition(BaseModel):
 # insert.
 Inbound.add_index(Inbound.index(Inbound.kept_until, name="inbound_kept_until")
                   .where(Inbound.kept_until.is_null(False)))
+Seat.add_index(Seat.index(Seat.claimed_until, name="seat_claimed")
+               .where(Seat.claimed_until.is_null(False)))  # bots' claims only (0032)
 Outbox.add_index(Outbox.index(Outbox.failed, Outbox.next_attempt, name="outbox_unsent")
                  .where(Outbox.sent.is_null()))
 Outbox.add_index(Outbox.index(Outbox.sent, name="outbox_sent")
