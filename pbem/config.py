@@ -64,6 +64,9 @@ class Config:
     keep_player_days: int = 365                  # PBEM_KEEP_PLAYER_MAIL_DAYS
     keep_sent_days: int = 30                     # PBEM_KEEP_SENT_MAIL_DAYS: delivered mail
     bounce_threshold: int = 3                    # PBEM_BOUNCE_THRESHOLD: days of hard bounces
+    # The operator's pages (/healthz, /metrics: pbem.web.operator): from loopback, or
+    # from anywhere with this token (Authorization: Bearer …).
+    monitor_token: str = ""                      # PBEM_MONITOR_TOKEN (or _TOKEN_FILE)
 
     @property
     def address(self) -> str:
@@ -114,6 +117,8 @@ class Config:
             imap_folder=get("PBEM_IMAP_FOLDER") or cls.imap_folder,
             imap_ssl=get("PBEM_IMAP_SSL", "yes").strip().lower() not in ("0", "no", "false", "off"),
             imap_interval=max(int(get("PBEM_IMAP_INTERVAL") or cls.imap_interval), 1),
+            monitor_token=(get("PBEM_MONITOR_TOKEN")
+                           or _file_text(get("PBEM_MONITOR_TOKEN_FILE", ""))).strip(),
             **_hostile_settings(get),
         )
         if not config.secret_key and (make_secret or secret_path(workdir).exists()):
@@ -250,10 +255,12 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1, optional=True),
     "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1, optional=True),
     "PBEM_BOUNCE_THRESHOLD": _whole(1, optional=True),
+    "PBEM_MONITOR_TOKEN": _no_spaces,
+    "PBEM_MONITOR_TOKEN_FILE": _readable_file,
 }
 
 #: Values never repeated in a message: they are secrets.
-SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD")
+SECRET = ("PBEM_SECRET_KEY", "PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD", "PBEM_MONITOR_TOKEN")
 
 
 def validate(environ) -> list[str]:

@@ -3,7 +3,9 @@
 200 with the facts of `pbem.status` as JSON when the database answers; 503 with the
 reason when it does not, or when its schema is newer than this code (`schema_unknown`:
 a newer pbem migrated it, and this process runs the old one), so a monitor alerts and a
-balancer stops sending requests. The JSON names this pbem's version and commit.
+balancer stops sending requests. The JSON names this pbem's version and commit. For the
+operator only (loopback, or PBEM_MONITOR_TOKEN: pbem.web.operator): the outbox backlog
+rises when a reaction window asks a player, which is a secret of the game.
 Never cached: a stale "ok" is worse than none.
 """
 
@@ -12,8 +14,10 @@ from __future__ import annotations
 from flask import Blueprint
 
 from pbem.status import check
+from pbem.web.operator import operator_only
 
 health_check = Blueprint("health", __name__)
+health_check.before_request(operator_only)  # the backlog is not the public's (pbem.web.operator)
 
 
 @health_check.route("/healthz")

@@ -1,5 +1,6 @@
 """`GET /metrics`: Prometheus metrics (prometheus-client's text format), read from the
-database at each scrape.
+database at each scrape; for the operator only (loopback, or PBEM_MONITOR_TOKEN:
+pbem.web.operator), since a count of moves includes the secret ones.
 
 Every number is counted from the stored rows (inbound mail and its outcome, the move log,
 the outbox, the clocks), not kept in the process: any web process, of any number of
@@ -40,8 +41,10 @@ from pbem.intake.refusals import totals as refusal_totals
 from pbem.status import seconds_since
 from pbem.store import Game, Inbound, Move, Outbox
 from pbem.store.models import Clock, utcnow
+from pbem.web.operator import operator_only
 
 metrics = Blueprint("metrics", __name__)
+metrics.before_request(operator_only)  # its counts are not the public's (pbem.web.operator)
 
 #: Refusal reasons: a phrase of the stored outcome -> the label. The first that matches.
 REASONS = (
