@@ -18,6 +18,9 @@ how often a mail goes out:
   to the seat's own mail when it needs one (something failed or is held, a command such
   as `history` answered). Others' moves arrive as news in the next mail, and so does
   the confirmation of a move that simply went in ("#12 You: F6").
+- half a turn, in every setting: when the seat's own mail was carried out and the game
+  still waits for it in the same wait (the rest of an Onix turn, Gem Forge's second
+  action or the tile to pick), the answer goes at once with the prompt of now.
 - `loud`: also after every move of the others that the seat can see, and an answer to
   every mail of its own at once.
 - `quiet`: only when the game waits for the seat, at the start and end, and answers;
@@ -39,7 +42,7 @@ from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.export.public import as_public, shown_moves
 from pbem.mail import letters, words
-from pbem.play import Happening, Table, actor_name
+from pbem.play import Table, actor_name
 from pbem.policy.letters import reachable
 from pbem.policy.report import Report
 from pbem.store import Comment, Move, Player, Seat
@@ -80,6 +83,8 @@ def why_mail(table: Table, seat: int, answers: dict[int, Report]) -> str | None:
     """Why `seat` gets a mail after this transaction, in a word, or None."""
     if seat in answers and (answers[seat].needs_answer() or table.seats[seat].mail == "loud"):
         return "answer"
+    if seat in answers and rest_of_turn(table, seat):
+        return "rest"
     if table.game.status != table.status_before:
         return "start" if table.game.status == "running" else "end"
     if any(n.urgent and n.text_for(seat) for n in table.notices):
@@ -101,6 +106,16 @@ def why_mail(table: Table, seat: int, answers: dict[int, Report]) -> str | None:
     return None
 
 
+def rest_of_turn(table: Table, seat: int) -> bool:
+    """Whether the writer's own decisions went in and the game still waits for them, in
+    the same wait (the rest of an Onix turn, Gem Forge's second action or the tile to
+    pick after cashing, a discard): their only prompt is out of date, so they hear at
+    once, whatever the setting, what was done and what is asked now. It is the mail of
+    that wait: the cursor moves, so nothing in it is told again."""
+    return (seat in table.to_act and seat in table.waiting_before
+            and any(h.seat == seat for h in table.happenings))
+
+
 def wait_began(table: Table, seat: int) -> bool:
     """Whether the game has begun, in this transaction, to wait for `seat`: it waits now,
     and did not when the transaction began or stopped waiting somewhere in between (a
@@ -120,18 +135,15 @@ def waits_in_log(engine, start, moves, seat: int) -> int:
     """How many times a finished game began to wait for `seat`, read ply by ply from its
     move log (rows with `seat`, `text`, `state` and `visible`, from the start state on):
     `wait_began`'s rule one ply at a time. The benchmark and the tests weigh the mails a
-    seat got against it; a write of several plies may begin fewer waits."""
+    seat got against it; a write of several plies may begin fewer waits. A decision of
+    its own after which the game still waits for it counts too: the rest of its turn is
+    answered at once (`rest_of_turn`) when it sends one decision a mail."""
     count, state = int(seat in engine.to_act(start)), start
     for move in moves:
         before, after_state = engine.to_act(state), engine.from_json(move.state)
         after = engine.to_act(after_state)
-        if seat in after and seat not in before:
-            count += 1
-        elif seat in after and move.seat == seat:  # its own decision: a new wait?
-            reveals = engine.reveals(state, seat, engine.parse(state, seat, move.text))
-            own = Happening(0, seat, move.text, {None: move.visible.get("public")},
-                            reveals, False, before, after)
-            count += seat in ledger.ended_waits([own], after)
+        if seat in after and (seat not in before or move.seat == seat):
+            count += 1  # a new wait, or the rest of its turn (or a new wait after its own)
         state = after_state
     return count
 

@@ -16,6 +16,13 @@ from pbem.engines.gemforge.state import (CART, COLOUR_NAMES, DEALT_TILES, HAND_L
                                          brown_waiting, owner_of, seat_name, tiles)
 
 
+# What a whole turn looks like, first in every prompt of one: a player who sends one
+# decision a mail learns from the first what the others will ask.
+WHOLE_TURN = ("a turn is two actions, take, set, discard, draw or play; complete tiles "
+              "cashed any time, each replaced by pick or refresh; then end; one mail may "
+              "carry it all, a decision a line")
+
+
 def prompt(engine, state, seat: int) -> str:
     """What to decide now, in a line or two, with texts to type."""
     answers = engine._answers(state, seat)
@@ -39,15 +46,18 @@ def prompt(engine, state, seat: int) -> str:
                 f"{event}. Reply pass (you hold no {card})") + ", by the deadline."
     if head.get("step") == "limit":
         excess = len(state.hands[seat]) - HAND_LIMIT
-        return (f"You hold {len(state.hands[seat])} action cards, more than {HAND_LIMIT}: "
-                f"drop {excess}, face down, e.g. {texts[0]}.")
+        turn = f"Your turn goes on ({WHOLE_TURN}). " if seat == state.active else ""
+        return (f"{turn}You hold {len(state.hands[seat])} action cards, more than "
+                f"{HAND_LIMIT}: drop {excess}, face down, e.g. {texts[0]}.")
     if head.get("step") == "replace":
-        return ("Take a market tile for the one you cashed: pick 1 to 4, or refresh N "
-                "(discard market tile N and take the tile deck's top one).")
+        return (f"Your turn goes on ({WHOLE_TURN}). Take a market tile for the one you "
+                f"cashed: pick 1 to 4, or refresh N (discard market tile N and take the "
+                f"tile deck's top one).")
     if state.actions == 2:
-        return f"Both actions done: cash complete tiles or end. For example: {examples}."
-    return (f"Your turn, action {state.actions + 1} of 2 (cash complete tiles any "
-            f"time). For example: {examples}.")
+        return (f"Your turn, both actions done ({WHOLE_TURN}). Cash complete tiles or end. "
+                f"For example: {examples}.")
+    return (f"Your turn, action {state.actions + 1} of 2 ({WHOLE_TURN}). For example: "
+            f"{examples}.")
 
 
 def why_not(engine, state, seat: int, text: str, wanted: tuple[str, ...]) -> str:

@@ -13,6 +13,10 @@ from pbem.engines.onix.state import (DEAL, EFFECT, OVER, PLACE, TAKE, OnixState,
                                      gems_in)
 
 STEPS = {TAKE: "take a Gem", PLACE: "place the cards taken", EFFECT: "apply an effect"}
+# What a whole turn looks like, first in every prompt of one: a player who sends one
+# decision a mail learns from the first what the others will ask.
+WHOLE_TURN = ("a turn is: take a Gem, place each card you took, apply the Gem's effect; "
+              "a whole turn may go on one line, the decisions separated by commas")
 
 
 def examples(engine, state: OnixState, count: int = 3, names=None) -> str:
@@ -39,15 +43,15 @@ def prompt(engine, state: OnixState, seat: int, names=None) -> str:
         return (f"Nothing to decide now: {seat_text(state.turn, names)} is to "
                 f"{STEPS[state.phase]}.")
     if state.phase == TAKE:
-        return (f"Your turn: choose a visible Gem and a pile, for example "
-                f"{examples(engine, state, names=names)}. A whole turn may go on one line, the "
-                f"decisions separated by commas.")
+        return (f"Your turn ({WHOLE_TURN}). Choose a visible Gem and a pile, for example "
+                f"{examples(engine, state, names=names)}.")
     if state.phase == PLACE:
-        return (f"Place the cards you took: {_left_to_place(state)}, each on a Collection "
-                f"or a new one, for example {examples(engine, state, names=names)}.")
+        return (f"Your turn goes on ({WHOLE_TURN}). Place the cards you took: "
+                f"{_left_to_place(state)}, each on a Collection or a new one, for example "
+                f"{examples(engine, state, names=names)}.")
     effect = effect_of(state.gem)
-    return (f"Apply the {effect.capitalize()} effect: for example "
-            f"{examples(engine, state, names=names)}.")
+    return (f"Your turn goes on ({WHOLE_TURN}). Apply the {effect.capitalize()} effect: "
+            f"for example {examples(engine, state, names=names)}.")
 
 
 def contrary_placement(text: str, pile: int, placed: list[tuple[int, int]]) -> str:
