@@ -70,6 +70,18 @@ def candidate_games(limit: int = 500, now: dt.datetime | None = None) -> list[in
     return [row.game_id for row in rows]
 
 
+def bot_games(player: Player | None = None) -> int:
+    """Games with a bot seat that are running or still inviting (so soon running): all of
+    them, or those `player` sits in. What the limits on bot load count (pbem.commands.new)."""
+    with_bots = (Seat.select(Seat.game).join(Player)
+                 .where(Player.email.startswith(bots.PREFIX + ":")))
+    games = Game.select().where(Game.status.in_(("running", "inviting"))
+                                & Game.id.in_(with_bots))
+    if player is not None:
+        games = games.where(Game.id.in_(Seat.select(Seat.game).where(Seat.player == player)))
+    return games.count()
+
+
 def move_bots(config: Config, now: dt.datetime | None = None, resume: Resume | None = None) -> int:
     """Play every bot move due now; returns how many were played. `resume` runs the
     lines the bot's move frees (held commands: pbem.commands.server_moves)."""

@@ -64,6 +64,9 @@ class Config:
     keep_player_days: int = 365                  # PBEM_KEEP_PLAYER_MAIL_DAYS
     keep_sent_days: int = 30                     # PBEM_KEEP_SENT_MAIL_DAYS: delivered mail
     bounce_threshold: int = 3                    # PBEM_BOUNCE_THRESHOLD: days of hard bounces
+    # Bot load (pbem.commands.new): running games with a bot seat, per player and in all.
+    bot_games_per_player: int = 5                # PBEM_BOT_GAMES_PER_PLAYER
+    bot_games_total: int = 50                    # PBEM_BOT_GAMES_TOTAL
     # The operator's pages (/healthz, /metrics: pbem.web.operator): from loopback, or
     # from anywhere with this token (Authorization: Bearer …).
     monitor_token: str = ""                      # PBEM_MONITOR_TOKEN (or _TOKEN_FILE)
@@ -255,6 +258,8 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1, optional=True),
     "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1, optional=True),
     "PBEM_BOUNCE_THRESHOLD": _whole(1, optional=True),
+    "PBEM_BOT_GAMES_PER_PLAYER": _whole(0, optional=True),
+    "PBEM_BOT_GAMES_TOTAL": _whole(0, optional=True),
     "PBEM_MONITOR_TOKEN": _no_spaces,
     "PBEM_MONITOR_TOKEN_FILE": _readable_file,
 }
@@ -311,7 +316,9 @@ HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
            "keep_unanswered_days": "PBEM_KEEP_UNANSWERED_DAYS",
            "keep_player_days": "PBEM_KEEP_PLAYER_MAIL_DAYS",
            "keep_sent_days": "PBEM_KEEP_SENT_MAIL_DAYS",
-           "bounce_threshold": "PBEM_BOUNCE_THRESHOLD"}
+           "bounce_threshold": "PBEM_BOUNCE_THRESHOLD",
+           "bot_games_per_player": "PBEM_BOT_GAMES_PER_PLAYER",
+           "bot_games_total": "PBEM_BOT_GAMES_TOTAL"}
 
 
 def _hostile_settings(get) -> dict[str, int]:

@@ -2,10 +2,15 @@
 
 A bot (`bot`, `bot:easy`, `bot:hard`) named among the addresses takes a seat at once:
 it needs no invitation. The writer always plays, so a game by mail is never bots only.
+A bot's search costs CPU for as long as its game runs, so the games with a bot seat are
+limited: `PBEM_BOT_GAMES_PER_PLAYER` running (or inviting) at once for one player,
+`PBEM_BOT_GAMES_TOTAL` on the whole server (the operator's `pbem new` is not refused, but
+its games count); beyond either, `new … with bot` is refused, naming the limit.
 """
 
 from __future__ import annotations
 
+from pbem.bot_turns import bot_games
 from pbem.bots import is_bot
 from pbem.commands.speaker import OPTION, Refused, Speaker, named_players
 from pbem.commands.tournaments import new_tournament
@@ -38,6 +43,8 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
                                   invited)  # no mail cannon
     if refusal:
         raise Refused(refusal)
+    if robots:
+        _room_for_bots(speaker)
     players = ([speaker.player] + [player_for(address) for address in invited]
                + [player_for(bot) for bot in robots])
     game = create_game(engine, options, players, speaker.player, accepted=False,
@@ -57,6 +64,19 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
                 f"started with {', '.join(table.names[1:])}."]
     return [f"Game #{game.id} ({engine.title}, {describe_options(table)}) is created; "
             f"invitations went to {', '.join(invited)}. It starts when all accept."]
+
+
+def _room_for_bots(speaker: Speaker) -> None:
+    """Refuse a game with a bot beyond the limits on bot load (Refused names the limit)."""
+    config = speaker.config
+    mine = bot_games(speaker.player)
+    if mine >= config.bot_games_per_player:
+        raise Refused(f"you have {mine} games with a bot running or starting, and a player "
+                      f"may have at most {config.bot_games_per_player} at once (the server's "
+                      f"limit on bot games per player); finish or `resign` one first.")
+    if bot_games() >= config.bot_games_total:
+        raise Refused(f"the server runs its limit of {config.bot_games_total} games with a "
+                      f"bot (all players together) already; try again when one has ended.")
 
 
 def describe_options(table: Table) -> str:
