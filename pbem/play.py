@@ -98,6 +98,7 @@ class Table:
         self.game, self.engine, self.state, self.seats = game, engine, state, seats
         self.happenings: list[Happening] = []
         self.status_before = game.status  # a start or an end is news for everyone
+        self.state_before = state  # states are never changed in place: a turn's end is news
         # Whom the game waited for when this write began (pbem.policy.conversation: whose wait
         # begins with it); what the players said and what they are to be told meanwhile.
         self.waiting_before = (engine.to_act(state) if game.status == "running"

@@ -63,10 +63,21 @@ def test_a_spectator_of_a_card_game_sees_no_hand(mail_server, players):
     hand = table.engine.view(table.state, 0)["hand"]
     seen = len(carol.inbox)
     alice.reply(f"play {hand[0]}")
-    mails = carol.inbox[seen:]
-    assert mails, "a secret choice ends alice's wait: one mail"
-    text = body(mails[-1])
-    assert "#" in text and "alice chose in secret." in text
+    assert carol.inbox[seen:] == [], "a secret choice is no turn of the public's"
+    bob.reply(f"play {table.engine.view(table.state, 1)['hand'][-1]}")
+    people = [alice, bob]
+    asked = Table.load(game_id, lock=False)
+    assert asked.to_act == {0}  # alice's card is below every row: she is asked which
+    while asked.state.round == 1 and asked.state.phase == "place":  # the row questions
+        assert carol.inbox[seen:] == [], "the round goes on: no mail between its steps"
+        (seat,) = asked.to_act
+        row = asked.engine.legal(asked.state, seat)[0]
+        people[seat].reply(asked.engine.notation(asked.state, seat, row))
+        asked = Table.load(game_id, lock=False)
+    (mail,) = carol.inbox[seen:]  # the round is over: its one mail
+    text = body(mail)
+    assert "alice chose in secret." in text and "bob chose in secret." in text
+    assert "Round 1 revealed: " in text
     assert "Your hand" not in text
 
 

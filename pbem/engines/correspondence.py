@@ -85,6 +85,15 @@ class Correspondence:
         answers, so it stays unsaid (RULINGS G39)."""
         return self.to_act(state)
 
+    def public_turn(self, state: State):
+        """Which public turn the game is in, as a spectator counts them: a value that
+        changes exactly when one ends (Gem Forge: the active seat; 6 nimmt!: the rounds
+        carried out, so a round of secret choices, its reveal and its row questions are
+        one). Followers get a mail when it changes (pbem.policy.conversation). None:
+        every public decision after which its maker waits no more ends a turn (Onyx,
+        Onix)."""
+        return None
+
     def revelation(self, before: State, seat: int, decision: Decision,
                    after: State) -> str | None:
         """What a revealing decision (`reveals`) showed everyone, in words for the news

@@ -209,12 +209,17 @@ def your_result(table: Table, seat: int) -> str:
 # -- spectators ----------------------------------------------------------------------
 
 def turn_ended(table: Table) -> bool:
-    """Whether this write ended a turn the public may see: the start or the end, or a
-    ply that is not anonymous after which its maker's wait was over (Onyx: every move;
-    Gem Forge: a turn's last action; 6 nimmt!: each secret choice, as the page shows it).
+    """Whether this write ended a turn the public may see: the start or the end; where
+    the engine counts public turns (`public_turn`), a change of it (Gem Forge: a
+    player's whole turn, windows and all; 6 nimmt!: a whole round, after its reveal and
+    row questions, never a secret choice); elsewhere a ply that is not anonymous after
+    which its maker's wait was over (Onyx: every move; Onix: a turn's last decision).
     A decision nobody may learn of brings nothing (RULINGS G39)."""
     if table.game.status != table.status_before:
         return True
+    engine = table.engine
+    if table.state_before is not None and engine.public_turn(table.state) is not None:
+        return engine.public_turn(table.state) != engine.public_turn(table.state_before)
     return any(not h.anonymous and h.seat != CHANCE and h.seat not in h.waiting_after
                for h in table.happenings)
 

@@ -171,6 +171,12 @@ class BaronOxx(Engine):
             return None
         return self.notation(state, seat, decision)
 
+    def public_turn(self, state: OxxState) -> int:
+        """The rounds carried out: a round's secret choices, its reveal and its row
+        questions are one turn for a spectator, which ends when the next round's
+        choices begin (the reveal counts the round up as it begins placing, N8)."""
+        return state.round - 1 if state.phase == PLACE else state.round
+
     def reveals(self, state: OxxState, seat: int, decision: tuple) -> bool:
         """A replaceable choice shows nothing; the last one shows every card (N8)."""
         if decision[0] == "play":

@@ -383,6 +383,11 @@ class GemForge(Engine):
 
     # -- helping players --------------------------------------------------------------
 
+    def public_turn(self, state: GemState):
+        """Whose turn it is, as a spectator counts them: the setup's keeps are one turn,
+        then each player's turn, its actions, cashing and reaction windows, is one."""
+        return "keep" if state.dealt else state.active
+
     def prompt(self, state: GemState, seat: int, names=None) -> str:
         """What to decide now, in a line or two, with texts to type."""
         return prompt(self, state, seat)
