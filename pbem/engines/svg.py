@@ -45,3 +45,85 @@ def caption_text(width: float, baseline: float, height: float, caption: str,
         f'<text x="{width / 2:.1f}" y="{baseline + (0.3 + LINE_HEIGHT * (i + 0.8)) * font:.1f}" '
         f'font-family="{family}" font-size="{font:.1f}" text-anchor="middle">'
         f'{escape(line)}</text>' for i, line in enumerate(lines))
+
+
+# -- sheets: a diagram in the parts a picture is made of ---------------------------------
+
+class Sheet:
+    """An SVG diagram as a list of parts, with what a raster of it may reuse.
+
+    `svg()` is the diagram the web shows, byte for byte: the parts joined by newlines.
+    The head (the root element, the title) and the closing tag are not drawn. The drawn
+    parts before the first piece are the *background*: they depend on the layout only
+    (an empty board of a size), so a picture rasterises them once and keeps them. Every
+    later part is a *piece*: `key` says what it looks like wherever it stands (a black
+    stone of radius 6.2, the card 23 at 48×62) and `box` (x0, y0, x1, y1, in the
+    diagram's own units) where it stands, with its stroke and soft edges inside, so a
+    picture rasterises each kind of piece once and places it (pbem.mail.pictures).
+
+    `inherit` holds the root's attributes that pieces inherit (a font), `ground` the
+    colour most pieces stand on (their soft edges are blended onto it), and `colours`
+    every colour a piece may have, so that the picture's palette holds them all whatever
+    the position: a palette that depended on the position could tell one seat something
+    about what another was shown.
+    """
+
+    def __init__(self, width: float, height: float, view_width: float, view_height: float,
+                 ground: str, colours: tuple[str, ...] = (), inherit: str = ""):
+        self.width, self.height = width, height  # pixels
+        self.view_width, self.view_height = view_width, view_height  # the viewBox
+        self.ground, self.colours, self.inherit = ground, tuple(colours), inherit
+        self.parts: list[str] = []
+        self.head = 0  # parts that open the drawing: the root element, its title
+        self.drawn: list[tuple[int, object, tuple[float, float, float, float] | None]] = []
+        self.given: str | None = None  # a drawing given whole (Sheet.whole)
+
+    def open(self, *parts: str) -> None:
+        """The root element and its title: shown to the web, not drawn."""
+        self.parts.extend(parts)
+        self.head = len(self.parts)
+
+    def add(self, svg: str, key: object = None, box=None) -> None:
+        """A drawn part; with `key` and `box` a piece. A part with neither after the
+        first piece is a piece too, that looks like itself and may cover the drawing."""
+        if key is None and any(k is not None for _, k, _ in self.drawn):
+            key, box = ("part", svg), (0.0, 0.0, self.view_width, self.view_height)
+        self.drawn.append((len(self.parts), key, box))
+        self.parts.append(svg)
+
+    def background(self) -> list[str]:
+        """The drawn parts before the first piece."""
+        parts = []
+        for index, key, _ in self.drawn:
+            if key is not None:
+                break
+            parts.append(self.parts[index])
+        return parts
+
+    def pieces(self) -> list[tuple[str, object, tuple[float, float, float, float]]]:
+        """(svg, key, box) of each piece, in the order drawn."""
+        return [(self.parts[index], key, box) for index, key, box in self.drawn
+                if key is not None]
+
+    def svg(self) -> str:
+        if self.given is not None:
+            return self.given
+        return "\n".join(self.parts) + "\n</svg>"
+
+    @classmethod
+    def whole(cls, svg: str, width: float, height: float, ground: str = "#ffffff") -> "Sheet":
+        """A drawing given whole, rasterised whole: for a renderer without pieces."""
+        sheet = cls(width, height, width, height, ground)
+        sheet.given = svg
+        return sheet
+
+
+def text_box(x: float, y: float, font: float, text: str, anchor: str = "start",
+             central: bool = False, bold: bool = False) -> tuple[float, float, float, float]:
+    """A box sure to hold a line of text at (x, y): glyphs are taken as 1 em wide
+    (1.1 bold), as wide as DejaVu Sans's widest capitals; a box too wide costs nothing
+    but a few transparent pixels, one too narrow would cut the text."""
+    width = len(text) * font * (1.1 if bold else 1.0) + font * 0.3
+    left = {"start": x - font * 0.15, "middle": x - width / 2, "end": x - width}[anchor]
+    top = y - font * 0.75 if central else y - font * 1.05
+    return (left, top, left + width, top + font * (1.5 if central else 1.45))

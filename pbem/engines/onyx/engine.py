@@ -501,6 +501,10 @@ class Onyx(Engine):
         from pbem.engines.onyx.render import text_diagram
         return text_diagram(view)
 
+    def sheet(self, view: dict, size: int = 480):
+        from pbem.engines.onyx.render import sheet
+        return sheet(view, size)
+
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None,
                     **notes) -> str:
         """`notes`: numbers, captured, marks for print (pbem.engines.onyx.render)."""

@@ -16,7 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from pbem.engines.onyx.board import board_of
-from pbem.engines.svg import caption_height, caption_text
+from pbem.engines.svg import Sheet, caption_height, caption_text, text_box
 
 STONE_TEXT = {"black": "X", "white": "O"}
 STONE_BYTE = {colour: ord(text) for colour, text in STONE_TEXT.items()}
@@ -135,53 +135,77 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None,
     For print (`print_notes`): `numbers` writes a move number on each stone, `captured`
     crosses out the points whose stones were taken, `marks` labels points (an
     annotator's `[%mark E5]`, notation/marks.py)."""
+    return sheet(view, size, caption, numbers, marks, captured).svg()
+
+
+STONES = (("black", "#111", "#000"), ("white", "#fafafa", "#333"))
+RED, LABEL, BOARD = "#d22", "#1560bd", "#f3e6c4"
+
+
+def sheet(view: dict, size: int = 480, caption: str | None = None,
+          numbers: dict[str, int] | None = None, marks: dict[str, str] | None = None,
+          captured: list[str] | None = None) -> Sheet:
+    """The diagram as a Sheet (pbem.engines.svg): the empty board of its size is the
+    background; stones, the ring round the last move, crosses and labels are pieces."""
     board = board_of(view["board"])
     at, scale, height, empty_board = _layout(board.size, size)
     caption_band = caption_height(size, caption)
     stone = 0.24 * scale
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
-             f'height="{height + caption_band:.0f}" viewBox="0 0 {size} '
-             f'{height + caption_band:.1f}" role="img" '
-             f'aria-label="{escape(_description(view))}">',
-             f"<title>{escape(_description(view))}</title>",
-             empty_board]
-    for colour, fill, edge in (("black", "#111", "#000"), ("white", "#fafafa", "#333")):
+    drawing = Sheet(size, round(height + caption_band), size, height + caption_band,
+                    BOARD, ("#111", "#000", "#fafafa", "#333", RED, LABEL, "#e6d3a3"))
+    drawing.open(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
+                 f'height="{height + caption_band:.0f}" viewBox="0 0 {size} '
+                 f'{height + caption_band:.1f}" role="img" '
+                 f'aria-label="{escape(_description(view))}">',
+                 f"<title>{escape(_description(view))}</title>")
+    drawing.add(empty_board)
+    reach = stone + 1.5  # the stroke, and a pixel of soft edge
+    for colour, fill, edge in STONES:
         for name in view[colour]:
             x, y = at(board.index[name])
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}" fill="{fill}" '
-                         f'stroke="{edge}" stroke-width="1"/>')
+            drawing.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}" fill="{fill}" '
+                        f'stroke="{edge}" stroke-width="1"/>', (colour, stone),
+                        (x - reach, y - reach, x + reach, y + reach))
     last = view.get("last")
     crossed = list(captured or [])
     if last and last["point"] and numbers is None:
         x, y = at(board.index[last["point"]])
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 1.35:.1f}" fill="none" '
-                     f'stroke="#d22" stroke-width="{max(2, stone / 4):.1f}"/>')
+        width = max(2, stone / 4)
+        ring = stone * 1.35 + width / 2 + 1
+        drawing.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 1.35:.1f}" fill="none" '
+                    f'stroke="{RED}" stroke-width="{width:.1f}"/>', ("ring", stone),
+                    (x - ring, y - ring, x + ring, y + ring))
         crossed += last["captured"]
     for name in dict.fromkeys(crossed):
         if name in board.index:
             x, y = at(board.index[name])
             d = stone * 0.6
-            parts.append(f'<path d="M{x - d:.1f},{y - d:.1f}L{x + d:.1f},{y + d:.1f}'
-                         f'M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}" stroke="#d22" '
-                         f'stroke-width="2"/>')
+            drawing.add(f'<path d="M{x - d:.1f},{y - d:.1f}L{x + d:.1f},{y + d:.1f}'
+                        f'M{x - d:.1f},{y + d:.1f}L{x + d:.1f},{y - d:.1f}" stroke="{RED}" '
+                        f'stroke-width="2"/>', ("cross", stone),
+                        (x - d - 2, y - d - 2, x + d + 2, y + d + 2))
     black = set(view["black"])
     for name, number in (numbers or {}).items():
         if name in board.index:
             x, y = at(board.index[name])
             font = stone * (1.05 if number < 100 else 0.8)
-            parts.append(_on_point(x, y, font, str(number),
-                                   "#fafafa" if name in black else "#111"))
+            ink = "#fafafa" if name in black else "#111"
+            drawing.add(_on_point(x, y, font, str(number), ink), ("number", number, ink, font),
+                        text_box(x, y, font, str(number), "middle", True))
     for name, label in (marks or {}).items():
         if name in board.index:
             x, y = at(board.index[name])
             if name not in black and name not in view["white"]:
-                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 0.8:.1f}" '
-                             f'fill="#f3e6c4"/>')
-            parts.append(_on_point(x, y, stone * 1.1, label, "#1560bd", bold=True))
+                drawing.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone * 0.8:.1f}" '
+                            f'fill="{BOARD}"/>', ("clear", stone),
+                            (x - reach, y - reach, x + reach, y + reach))
+            drawing.add(_on_point(x, y, stone * 1.1, label, LABEL, bold=True),
+                        ("mark", label, stone), text_box(x, y, stone * 1.1, label, "middle",
+                                                         True, True))
     if caption:
-        parts.append(caption_text(size, height, caption_band, caption))
-    parts.append("</svg>")
-    return "\n".join(parts)
+        drawing.add(caption_text(size, height, caption_band, caption), ("caption", caption),
+                    (0, height, size, height + caption_band))
+    return drawing
 
 
 def _on_point(x: float, y: float, font: float, text: str, fill: str,
