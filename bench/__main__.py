@@ -1,10 +1,10 @@
-"""`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end, the
-web archive, the mail a player gets in a whole game, then hostile mail and hostile
-annotations) and print its figures."""
+"""`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end and
+its pictures, the web archive, the mail a player gets in a whole game, then hostile mail
+and hostile annotations) and print its figures."""
 
 import argparse
 
-from bench import annotations, conversation, engines, hostile, mail, web
+from bench import annotations, conversation, engines, hostile, mail, pictures, web
 
 
 def main() -> None:
@@ -14,6 +14,7 @@ def main() -> None:
     args = parser.parse_args()
     engines.run(args.seconds)
     mail.run(args.seconds)
+    pictures.run(args.seconds)
     web.run(args.seconds)
     conversation.run(games=1)
     hostile.run(args.seconds)

@@ -2,43 +2,75 @@
 
 Mail clients do not show SVG, so a game mail carries the position as a PNG drawn from
 the very SVG the seat's page shows (`engine.sheet(view, size)`, whose `svg()` is that
-page's diagram). resvg (the `resvg-py` wheel: the Rust renderer, no system library)
-rasterises; Pillow turns its pixels into a palette; this module writes the PNG.
+page's diagram, from the same view). resvg (the `resvg-py` wheel: the Rust renderer, no
+system library) rasterises; Pillow turns its pixels into a palette; this module writes
+the PNG.
 
-A whole 26×26 board costs resvg ~150 ms, seventy moves' worth of a server's CPU, so a
-picture is put together from rasters that are kept (one process's memory, bounded):
+A whole 26×26 board costs resvg ~180 ms, a hundred moves' worth of a server's CPU, so
+a diagram given in parts (a Sheet with pieces: Onyx) is put together from rasters that
+are kept (one process's memory, bounded):
 
-- the *background* of a sheet (an empty board of a size, a card table's cloth) is
-  rasterised once, with a palette made from it and the sheet's declared colours only,
-  so the palette never depends on the position (nor on what other seats were shown);
-- each kind of *piece* (a black stone of a radius, the card 23 at a size) is rasterised
-  once at its box's size, blended onto the sheet's ground, and placed wherever it
-  stands, each at the whole pixel nearest its place;
+- the *background* of a sheet (an empty board of a size) is rasterised once, with a
+  palette made from it and the sheet's declared colours only, so the palette never
+  depends on the position (nor on what other seats were shown);
+- each kind of *piece* (a black stone of a radius, the ring round the last move) is
+  rasterised once at its box's size, blended onto the sheet's ground, and placed
+  wherever it stands, each at the whole pixel nearest its place;
 - the PNG's compressed data is made of bands of 8 rows, each compressed on its own
   and kept by its bytes: a move changes a few bands, so only those are compressed
-  again. Independently compressed deflate blocks ending on a byte boundary join into
-  one valid stream, and the stream's Adler-32 is combined from the bands' own.
+  again (Pillow's encoder, compressing the whole picture, took ten times as long:
+  bench/pictures.py). Independently compressed deflate blocks ending on a byte
+  boundary join into one valid stream, and the stream's Adler-32 is combined from the
+  bands' own.
 
-The same sheet twice gives the same bytes (kept by the sheet's parts), so both Onyx
-players and every spectator of a move cost one picture.
+A diagram given whole (the card games) is rasterised whole and given a palette of its
+own pixels. The same sheet twice gives the same bytes, kept: both Onyx players and
+every spectator of a position cost one picture.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import math
+import re
 import struct
+import threading
 import zlib
 from collections import OrderedDict
+from dataclasses import dataclass
+from html import unescape
+from pathlib import Path
 
 import resvg_py
 from PIL import Image
 
 from pbem.engines.svg import Sheet
 
+WIDTH = 480  # pixels: the seat page's diagram; a phone shows it at its 390 px or so
 BAND = 8  # rows a band
-FONTS = {"sans_serif_family": "DejaVu Sans", "serif_family": "DejaVu Serif",
-         "monospace_family": "DejaVu Sans Mono"}  # fonts-dejavu-core: .ci/run installs it
+LEVEL = 6  # zlib's: 0.08 ms a band of a 480-wide picture; 9 took 0.19 for 2% less
+FONT_DIRECTORY = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
+FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf")
+
+
+def _fonts() -> dict:
+    """resvg's font options: the diagrams' `sans-serif` is DejaVu Sans. resvg reads every
+    system font at each call unless given its files (half the time of a card table), so
+    it is given DejaVu's where they are, and looks for them among all fonts otherwise."""
+    family = {"sans_serif_family": "DejaVu Sans", "serif_family": "DejaVu Serif",
+              "monospace_family": "DejaVu Sans Mono"}
+    files = [str(FONT_DIRECTORY / name) for name in FONT_FILES
+             if (FONT_DIRECTORY / name).exists()]
+    if files:
+        return {**family, "skip_system_fonts": True, "font_files": files}
+    return family
+
+
+FONTS = _fonts()
+WHOLE_COLOURS = 64  # a card table drawn whole: its own 64 colours, ~20 KB
+BACKGROUND_COLOURS = 24  # a 26×26 board's mail: 56 KB with these, 68 with 128
+PLACEMENTS = 50_000  # kept places of pieces a style (a 26×26 board's mail needs ~4,000)
 OPAQUE = 24  # a piece's pixel less covered than this (of 255) leaves the background
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -63,31 +95,67 @@ class Kept(OrderedDict):
         return value
 
 
+# What is kept, in this process only (a picture is made again where it is not):
 _STYLES = Kept(32)  # backgrounds with their palettes and pieces
-_BANDS = Kept(3000)  # compressed bands by their bytes: ~15 MB of 640-wide rows at most
-_PICTURES = Kept(64)  # whole PNGs by their sheet's parts
+_BANDS = Kept(3000)  # compressed bands by their rows' bytes: ~15 MB at most
+_PICTURES = Kept(64)  # whole PNGs by their pieces' places (or their whole SVG)
+_LOCK = threading.Lock()  # the stores are shared by the threads that write mail
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A position's picture for one mail: the PNG, its size, and its alt text."""
+    png: bytes
+    width: int
+    height: int
+    alt: str
+
+
+def picture(engine, view: dict, width: int = WIDTH) -> Picture:
+    """The picture of `view`, drawn by the engine's own SVG of it (engine.sheet), the
+    one the web shows for that view; alt: the SVG's title, the position in words."""
+    sheet = engine.sheet(view, width)
+    with _LOCK:
+        data = png(sheet)
+    head = sheet.given or "".join(sheet.parts[:sheet.head])  # the root and its title
+    title = re.search(r"<title>(.*?)</title>", head, re.S)
+    return Picture(data, round(sheet.width), round(sheet.height),
+                   unescape(title.group(1)).strip() if title else engine.title)
 
 
 def png(sheet: Sheet) -> bytes:
-    """The sheet as PNG bytes, its width and height as the sheet says."""
+    """The sheet as PNG bytes, its width and height as the sheet says (callers hold
+    _LOCK: picture())."""
     if sheet.given is not None:
         key = ("given", sheet.given)
         return _PICTURES.get(key) or _PICTURES.put(key, _whole(sheet))
     style = _style(sheet)
-    scale = sheet.width / sheet.view_width
-    placed = []
-    for svg, key, box in sheet.pieces():
-        x0, y0 = math.floor(box[0] * scale), math.floor(box[1] * scale)
-        x1, y1 = math.ceil(box[2] * scale), math.ceil(box[3] * scale)
-        cut = (max(0, -x0), max(0, -y0), max(0, x1 - style.width), max(0, y1 - style.height))
-        if x1 - cut[2] <= x0 + cut[0] or y1 - cut[3] <= y0 + cut[1]:
-            continue  # wholly outside the drawing
-        placed.append((key, x0, y0, x1, y1, cut, svg))
-    picture_key = (style.key, tuple(p[:6] for p in placed))
+    placed = _placed(style, sheet)
+    picture_key = (style.serial, tuple(where[0] for where in placed))
     found = _PICTURES.get(picture_key)
     if found is None:
-        found = _PICTURES.put(picture_key, _encode(_compose(style, placed, scale), style))
+        found = _PICTURES.put(picture_key, _encode(_compose(style, placed), style.width,
+                                                   style.height, style.palette.getpalette()))
     return found
+
+
+def _placed(style, sheet: Sheet) -> list:
+    """Where each of the sheet's pieces goes (_Style.place), in the order drawn."""
+    placements, placed = style.placements, []
+    for svg, key, box in sheet.pieces():
+        where = placements.get((key, box))
+        if where is None:
+            if len(placements) >= PLACEMENTS:  # a bound, never reached by a board's mail
+                placements.clear()
+                style.serial = next(_SERIALS)  # the numbers start again: new keys
+            where = placements[(key, box)] = style.place(key, box, svg)
+        if where is not OUTSIDE:
+            placed.append(where)
+    return placed
+
+
+OUTSIDE = (-1,)  # a piece wholly outside the drawing
+_SERIALS = itertools.count()  # styles made in this process: the pictures' keys name theirs
 
 
 class _Style:
@@ -107,6 +175,28 @@ class _Style:
         self.canvas.putpalette(self.palette.getpalette())
         self.canvas.paste(_indexed(drawn, self.palette), (1, 0))
         self.pieces: dict = {}
+        # Where each (kind of piece, box) goes, found once: (its number, the rectangle
+        # on the canvas, the sprite's and the mask's cores, cut to the drawing). A
+        # board's points are few (1,300 on 26×26), so they are kept as long as the style.
+        self.placements: dict = {}
+        self.serial = next(_SERIALS)
+
+    def place(self, key, box: tuple[float, float, float, float], svg: str):
+        """Where the piece `key` at `box` (the diagram's units) goes: each at the whole
+        pixel nearest its place, its sprite rasterised for its size the first time."""
+        scale = self.width / self.view[0]
+        x0, y0 = math.floor(box[0] * scale), math.floor(box[1] * scale)
+        x1, y1 = math.ceil(box[2] * scale), math.ceil(box[3] * scale)
+        left, top = max(0, -x0), max(0, -y0)
+        right, bottom = max(0, x1 - self.width), max(0, y1 - self.height)
+        if x1 - right <= x0 + left or y1 - bottom <= y0 + top:
+            return OUTSIDE
+        sprite, mask, sprite_core, mask_core = self.piece(key, svg, (x0, y0, x1, y1), scale)
+        if left or top or right or bottom:
+            crop = (left, top, sprite.width - right, sprite.height - bottom)
+            sprite_core, mask_core = sprite.crop(crop).im, mask.crop(crop).im
+        return (len(self.placements), (x0 + left + 1, y0 + top, x1 - right + 1, y1 - bottom),
+                sprite_core, mask_core)
 
     def piece(self, key, svg: str, box: tuple[int, int, int, int], scale: float):
         """The piece `key` at `box`'s size (pixels), rasterised the first time: it and
@@ -122,7 +212,9 @@ class _Style:
             mask = drawn.getchannel("A").point(lambda a: 255 if a >= OPAQUE else 0, "1")
             ground = Image.new("RGBA", drawn.size, self.ground)
             flat = Image.alpha_composite(ground, drawn).convert("RGB")
-            found = self.pieces[(key, width, height)] = (_indexed(flat, self.palette), mask)
+            sprite = _indexed(flat, self.palette)
+            # Pillow's cores, kept: _compose pastes with them directly
+            found = self.pieces[(key, width, height)] = (sprite, mask, sprite.im, mask.im)
         return found
 
 
@@ -132,17 +224,13 @@ def _style(sheet: Sheet) -> _Style:
     return _STYLES.get(key) or _STYLES.put(key, _Style(sheet, key))
 
 
-def _compose(style: _Style, placed: list, scale: float) -> Image.Image:
+def _compose(style: _Style, placed: list) -> Image.Image:
+    """The background with the pieces pasted on, in the order drawn. The canvas's first
+    column is the rows' filter bytes: a piece at x goes to x + 1."""
     canvas = style.canvas.copy()
     core = canvas.im  # Pillow's own paste, without Image.paste's checks: 0.4 µs a piece, not 3
-    for key, x0, y0, x1, y1, cut, svg in placed:
-        sprite, mask = style.piece(key, svg, (x0, y0, x1, y1), scale)
-        if any(cut):
-            left, top, right, bottom = cut
-            crop = (left, top, sprite.width - right, sprite.height - bottom)
-            sprite, mask = sprite.crop(crop), mask.crop(crop)
-            x0, y0, x1, y1 = x0 + left, y0 + top, x1 - right, y1 - bottom
-        core.paste(sprite.im, (x0 + 1, y0, x1 + 1, y1), mask.im)
+    for _, rectangle, sprite, mask in placed:
+        core.paste(sprite, rectangle, mask)
     return canvas
 
 
@@ -168,17 +256,14 @@ def _raster(svg: str, width: int, height: int, ground: str) -> Image.Image:
 
 
 def _whole(sheet: Sheet) -> bytes:
-    """A drawing given whole (no pieces): rasterised and given a palette of its own."""
+    """A drawing given whole (no pieces): rasterised, and given a palette of its own
+    made from its own pixels only (what this seat's view shows)."""
     drawn = _raster(sheet.given, round(sheet.width), round(sheet.height), sheet.ground)
-    palette = drawn.quantize(255, method=Image.Quantize.MEDIANCUT)
+    indexed = drawn.quantize(WHOLE_COLOURS, method=Image.Quantize.MEDIANCUT,
+                             dither=Image.Dither.NONE)
     canvas = Image.new("P", (drawn.width + 1, drawn.height), 0)
-    canvas.putpalette(palette.getpalette())
-    canvas.paste(palette, (1, 0))
-
-    class Plain:  # what _encode reads of a style
-        width, height = drawn.width, drawn.height
-    Plain.palette = palette
-    return _encode(canvas, Plain)
+    canvas.paste(indexed, (1, 0))
+    return _encode(canvas, drawn.width, drawn.height, indexed.getpalette())
 
 
 def _hex(colour: str) -> tuple[int, int, int]:
@@ -189,17 +274,17 @@ def _hex(colour: str) -> tuple[int, int, int]:
 
 
 def _palette(drawn: Image.Image, ground: str, colours: tuple[str, ...]) -> Image.Image:
-    """A palette of at most 256 colours: the background's own (up to 128), then every
-    declared colour with its blends onto the ground and onto each other (soft edges)."""
-    own = drawn.quantize(128, method=Image.Quantize.MEDIANCUT).getpalette()[:128 * 3]
+    """A palette of at most 256 colours: the background's own (BACKGROUND_COLOURS), then
+    every declared colour and its half-way blend onto the ground (soft edges)."""
+    own = drawn.quantize(BACKGROUND_COLOURS, method=Image.Quantize.MEDIANCUT).getpalette()
+    own = own[:BACKGROUND_COLOURS * 3]
     entries = list(dict.fromkeys(tuple(own[i:i + 3]) for i in range(0, len(own), 3)))
     rgb = [_hex(c) for c in (ground, *colours)]
 
     def mix(a, b, t):
         return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
     wanted = [c for c in rgb]
-    wanted += [mix(c, rgb[0], t) for c in rgb[1:] for t in (0.25, 0.5, 0.75)]
-    wanted += [mix(a, b, 0.5) for i, a in enumerate(rgb[1:]) for b in rgb[i + 2:]]
+    wanted += [mix(c, rgb[0], 0.5) for c in rgb[1:]]
     for colour in wanted:
         if colour not in entries and len(entries) < 256:
             entries.append(colour)
@@ -224,7 +309,7 @@ def _band(raw: bytes) -> tuple[bytes, int]:
     """One band's rows as deflate blocks that end on a byte boundary, and its Adler-32."""
     found = _BANDS.get(raw)
     if found is None:
-        squeeze = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+        squeeze = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8)
         found = _BANDS.put(raw, (squeeze.compress(raw) + squeeze.flush(zlib.Z_SYNC_FLUSH),
                                  zlib.adler32(raw)))
     return found
@@ -242,9 +327,10 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % base) | ((sum2 % base) << 16)
 
 
-def _encode(canvas: Image.Image, style) -> bytes:
+def _encode(canvas: Image.Image, width: int, height: int, palette: list[int]) -> bytes:
+    """The PNG of a canvas whose first column is the rows' filter bytes (0)."""
     raw = canvas.tobytes()
-    stride = (style.width + 1) * BAND
+    stride = (width + 1) * BAND
     blocks, adler = [b"\x78\xda"], 1
     for start in range(0, len(raw), stride):
         band = raw[start:start + stride]
@@ -253,7 +339,7 @@ def _encode(canvas: Image.Image, style) -> bytes:
         adler = adler32_combine(adler, check, len(band))
     blocks.append(b"\x03\x00")  # the last block: empty, final
     blocks.append(struct.pack(">I", adler))
-    header = struct.pack(">IIBBBBB", style.width, style.height, 8, 3, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((SIGNATURE, _chunk(b"IHDR", header),
-                     _chunk(b"PLTE", bytes(style.palette.getpalette()[:768])),
+                     _chunk(b"PLTE", bytes(palette[:768])),
                      _chunk(b"IDAT", b"".join(blocks)), _chunk(b"IEND", b"")))

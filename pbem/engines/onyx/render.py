@@ -160,12 +160,10 @@ def sheet(view: dict, size: int = 480, caption: str | None = None,
                  f"<title>{escape(_description(view))}</title>")
     drawing.add(empty_board)
     reach = stone + 1.5  # the stroke, and a pixel of soft edge
-    for colour, fill, edge in STONES:
+    stones = _stones(board.size, size)
+    for colour, _, _ in STONES:
         for name in view[colour]:
-            x, y = at(board.index[name])
-            drawing.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}" fill="{fill}" '
-                        f'stroke="{edge}" stroke-width="1"/>', (colour, stone),
-                        (x - reach, y - reach, x + reach, y + reach))
+            drawing.add(*stones[colour, name])
     last = view.get("last")
     crossed = list(captured or [])
     if last and last["point"] and numbers is None:
@@ -240,6 +238,26 @@ def print_notes(views: list[dict], first: int) -> tuple[dict[str, int], list[str
 
 
 @lru_cache(maxsize=32)
+@lru_cache(maxsize=16)
+def _stones(board_size: int, size: int) -> dict[tuple[str, str], tuple]:
+    """Each point's stone of each colour, for a board and a width: its SVG, what it looks
+    like and its box (Sheet.add's arguments). Written once: a late 26×26 position has
+    700 stones, and writing their numbers was most of a diagram's cost."""
+    board = board_of(board_size)
+    at, scale, _, _ = _layout(board.size, size)
+    stone = 0.24 * scale
+    reach = stone + 1.5  # the stroke, and a pixel of soft edge
+    table = {}
+    for colour, fill, edge in STONES:
+        for name, index in board.index.items():
+            x, y = at(index)
+            table[colour, name] = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{stone:.1f}" '
+                                   f'fill="{fill}" stroke="{edge}" stroke-width="1"/>',
+                                   (colour, stone),
+                                   (x - reach, y - reach, x + reach, y + reach))
+    return table
+
+
 def _layout(board_size: int, size: int):
     """What a diagram `size` pixels wide of an empty board of `board_size` is, whatever
     the position: where each point is drawn (`at`), the scale, the height, and the

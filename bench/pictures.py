@@ -1,0 +1,125 @@
+"""Pictures in game mail (issue #33): what a picture costs a move by mail, and why it is
+made as it is.
+
+1. **A move by mail, pictures on and off**, in one run: moves of one 26×26 Onyx game
+   sent over SMTP to the real listener (bench.mail.MailServer: stored, played, every
+   answer written to the outbox), in turns of 20 moves with both players' `pictures`
+   off, then on, so that the machine's moods of the minute fall on both alike. The
+   figure is the server's CPU a move, medians; target: on ≤ 1.5 × off.
+2. **One picture, three ways**, for the same late positions of that game: the library
+   alone (resvg rasterises the whole SVG, Pillow quantises and writes the PNG), the
+   kept background and placed pieces written by Pillow's PNG encoder, and what
+   pbem.mail.pictures does (the same, its deflate kept in bands of rows, so that a move
+   compresses only the few bands it changed).
+3. **The card games** (drawn whole: resvg, then Pillow's palette), one picture each,
+   with the mail's size.
+"""
+
+from __future__ import annotations
+
+import io
+import statistics
+import tempfile
+import time
+
+from PIL import Image
+
+from bench.mail import MailServer, long_game
+from pbem.engines import ENGINES
+from pbem.engines.game import Game
+from pbem.mail import pictures
+from pbem.store import Player
+
+
+def by_mail(moves: list[str], turn: int = 20, turns: int = 8) -> tuple[float, float]:
+    """Median CPU seconds of a move by mail with pictures off, and on."""
+    with tempfile.TemporaryDirectory() as workdir:
+        server = MailServer(workdir, f"sqlite:///{workdir}/bench.db")
+        try:
+            spent: dict[bool, list[float]] = {False: [], True: []}
+            number = 0
+            for _ in range(turns):
+                for on in (False, True):
+                    Player.update(pictures=on).execute()
+                    for _ in range(turn):
+                        number += 1
+                        cpu, _ = server.send(number, moves[number - 1])
+                        spent[on].append(cpu)
+            server.check(number)
+        finally:
+            server.close()
+    return statistics.median(spent[False]), statistics.median(spent[True])
+
+
+def cpu(work, times: int) -> float:
+    start = time.process_time()
+    for _ in range(times):
+        work()
+    return (time.process_time() - start) / times
+
+
+def three_ways(moves: list[str], count: int = 30) -> None:
+    """The late positions of the game (plies 300 to 300 + count), each drawn once."""
+    import resvg_py
+    engine = ENGINES["onyx"]
+    game = Game(engine, {"board": "26", "setup": "open"}, ["alice", "bob"], seed="bench")
+    views = []
+    for number, text in enumerate(moves[:300 + count], start=1):
+        game.play((number - 1) % 2, text)
+        if number > 300:
+            views.append(engine.view(game.state, 0))
+    sheets = [engine.sheet(view, pictures.WIDTH) for view in views]
+
+    def library(sheet):
+        drawn = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=sheet.svg()))))
+        flat = drawn.convert("RGB").quantize(64, method=Image.Quantize.MEDIANCUT)
+        flat.save(io.BytesIO(), "PNG")
+    spent = cpu(lambda: library(sheets[0]), 3)
+    print(f"  the library alone (resvg, Pillow): {spent * 1e3:7.1f} ms a picture")
+    pictures.png(sheets[0])  # the background and the pieces, once per process
+    style = pictures._style(sheets[0])
+
+    def pillow_encoder(sheet):
+        canvas = pictures._compose(style, pictures._placed(style, sheet))
+        canvas.crop((1, 0, style.width + 1, style.height)).save(io.BytesIO(), "PNG")
+    queue = iter(sheets)
+    spent = cpu(lambda: pillow_encoder(next(queue)), len(sheets))
+    print(f"  kept background and pieces, Pillow's PNG encoder: {spent * 1e3:5.2f} ms")
+    queue = iter(sheets)
+    spent = cpu(lambda: pictures.png(next(queue)), len(sheets))
+    print(f"  ... and the deflate kept in bands (pbem.mail.pictures): {spent * 1e3:5.2f} ms"
+          f" a picture, {len(pictures.png(sheets[-1])) / 1024:.0f} KB")
+
+
+def card_games() -> None:
+    import random
+    for engine_id, count in (("onix", 4), ("baronoxx", 5), ("gemforge", 3)):
+        engine = ENGINES[engine_id]
+        game = Game(engine, {}, [f"p{n}" for n in range(count)], seed="bench")
+        rng = random.Random(1)
+        for _ in range(40):
+            seat = rng.choice(sorted(game.to_act))
+            game.play(seat, engine.notation(game.state, seat,
+                                            engine.random_decision(game.state, seat, rng)))
+        views = [engine.view(game.state, seat) for seat in range(count)]
+        queue = iter(views * 2)
+        pictures.picture(engine, views[0])  # fonts loaded
+        spent = cpu(lambda: pictures.picture(engine, next(queue)), count)
+        size = len(pictures.picture(engine, views[0]).png)
+        print(f"  {engine.title:20} {spent * 1e3:6.1f} ms a picture (each seat's own), "
+              f"{size / 1024:.0f} KB")
+
+
+def run(seconds: float = 3.0) -> None:
+    print("\nPictures in game mail (one core; the server's CPU time)")
+    moves = long_game()
+    off, on = by_mail(moves)
+    print(f"  a move by mail, 26×26 Onyx: pictures off {off * 1e3:.2f} ms, on "
+          f"{on * 1e3:.2f} ms of CPU (ratio {on / off:.2f}; target ≤ 1.5; medians, in "
+          f"turns of 20)")
+    three_ways(moves)
+    card_games()
+
+
+if __name__ == "__main__":
+    run()
