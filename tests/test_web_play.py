@@ -104,7 +104,7 @@ def test_an_illegal_move_is_explained_and_not_played(config, client):
     url = link(config, game_id, 1)
     shown = page(client, f"{url}?move=e7")
     assert "Cannot play <code>e7</code>: E7 is taken (a black stone)." in shown
-    assert 'name="csrf"' not in shown  # no confirm form for what cannot be played
+    assert 'class="confirm"' not in shown  # no confirm form for what cannot be played
     answer = client.post(url, data={**confirm_form(page(client, f"{url}?move=F6")),
                                     "move": "E7"})
     assert answer.status_code == 409

@@ -66,6 +66,9 @@ COMMANDS = (
             "game waiting for me, instead of a mail each time", MAIL, False),
     Command("web", web.web, "web on|off", "link my seat's private page, where I can also "
             "move, in each game mail (the default), or mail only", MAIL, False),
+    Command("pictures", web.pictures, "pictures on|off", "show the position as a picture "
+            "in each game mail (the default; the text part stays as it is), or as text only",
+            MAIL, False),
     Command("games", account.games, "games", "my games and whose turn it is", ANYWHERE,
             False),
     Command("follow", web.follow, "follow N", "mail me the public view of game N once per "

@@ -1,5 +1,6 @@
 """The commands about the web beside mail: `web on|off` (a link to each seat's page in
-the game mails, or mail only) and `follow N` / `unfollow N` (a spectator gets the public
+the game mails, or mail only), `pictures on|off` (the position as a picture in each game
+mail's HTML, drawn as the web draws it, or as text only) and `follow N` / `unfollow N` (a spectator gets the public
 view of a game by mail, once per turn; pbem.policy.conversation decides when).
 
 All are account commands: they work in a game's reply and in mail to `pbem@`. Following
@@ -28,6 +29,26 @@ def web(speaker: Speaker, rest: str) -> list[str]:
         return ["Your game mails will link your seat's page, where you can also move."]
     return ["Mail only: your game mails carry no link to a seat's page, and the links "
             "sent before show only the public page now."]
+
+
+def pictures(speaker: Speaker, rest: str) -> list[str]:
+    choice = rest.strip().lower()
+    player = speaker.player
+    if choice not in ("on", "off"):
+        state = "on" if player.pictures else "off"
+        raise Refused(f"write `pictures on` (each game mail shows the position as a "
+                      f"picture) or `pictures off` (as text only); yours is {state}.")
+    return choose_pictures(player, choice == "on")
+
+
+def choose_pictures(player, on: bool) -> list[str]:
+    """`pictures on|off`, by mail or from a seat's page: what the player is told."""
+    player.pictures = on
+    player.save()
+    if on:
+        return ["Pictures on: your game mails show the position as a picture (their text "
+                "part is as before)."]
+    return ["Pictures off: your game mails show the position as text only."]
 
 
 def _game(rest: str, verb: str) -> Game:

@@ -5,10 +5,17 @@ holds only what its recipient may see (the caller builds it from that seat's vie
 One thread per game: each message refers to the game's root Message-ID, and the subject
 stays the same for the whole game. Replies come back through `Reply-To`, which carries
 the recipient's reply token.
+
+A message with pictures (a game mail's position, pbem.mail.pictures) is
+multipart/alternative of the text and a multipart/related of the HTML and its PNGs,
+each PNG named by the Content-ID its `<img src="cid:…">` refers to: the clients show
+it from the message itself, loading nothing from anywhere.
 """
 
 from __future__ import annotations
 
+import base64
+import re
 import secrets
 from email.charset import QP, Charset
 from email.header import Header
@@ -57,7 +64,8 @@ def text_part(text: str, subtype: str) -> Message:
 
 def build(config: Config, to: tuple[str, str], subject: str, template: str, context: dict,
           reply_to: str | None = None, game_id: int | None = None, ply: int = 0,
-          seat: int | None = None, in_reply_to: str | None = None) -> Message:
+          seat: int | None = None, in_reply_to: str | None = None,
+          images: dict[str, bytes] | None = None) -> Message:
     """One message to `to` (name, address) from `templates/mail/<template>.txt/.html`.
 
     Built with the classic MIME classes: they take headers as given, several times
@@ -73,7 +81,10 @@ def build(config: Config, to: tuple[str, str], subject: str, template: str, cont
     message = MIMEMultipart("alternative", boundary=f"=_pbem_{secrets.token_hex(11)}")
     for subtype in ("plain", "html"):
         text = _ENV.get_template(f"mail/{template}.{SUFFIX[subtype]}").render(context)
-        message.attach(text_part(text, subtype))
+        part = text_part(text, subtype)
+        if subtype == "html" and images:
+            part = related(part, images)
+        message.attach(part)
     message["From"] = formataddr(("pbem", config.address))
     message["To"] = formataddr(to, charset="utf-8")
     message["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
@@ -89,3 +100,28 @@ def build(config: Config, to: tuple[str, str], subject: str, template: str, cont
     message["Auto-Submitted"] = "auto-generated"
     message[LOOP_HEADER] = config.domain
     return message
+
+
+def related(html: Message, images: dict[str, bytes]) -> Message:
+    """The HTML part and its pictures, as one multipart/related (RFC 2387)."""
+    whole = MIMEMultipart("related", boundary=f"=_pbem_{secrets.token_hex(11)}")
+    whole.attach(html)
+    for number, (cid, png) in enumerate(images.items(), start=1):
+        picture = Message()
+        picture["Content-Type"] = "image/png"
+        picture["MIME-Version"] = "1.0"
+        picture["Content-Transfer-Encoding"] = "base64"
+        picture["Content-ID"] = f"<{cid}>"
+        picture["Content-Disposition"] = f'inline; filename="position-{number}.png"'
+        picture.set_payload(base64_lines(png))
+        whole.attach(picture)
+    return whole
+
+
+_LINES_OF_76 = re.compile(".{1,76}")
+
+
+def base64_lines(data: bytes) -> str:
+    """Base64 in lines of 76 (RFC 2045), as MIMEImage writes it, in a tenth of its time
+    (email.encoders goes 57 bytes at a time through base64.encodebytes)."""
+    return "\n".join(_LINES_OF_76.findall(base64.b64encode(data).decode("ascii"))) + "\n"

@@ -3,28 +3,42 @@
 Whom to mail, and when, is decided by the conversation policy (pbem.policy.conversation); this
 module writes what it is given. The news is each ply as the engine lets that seat read
 it (`visible_notation`, gathered by the policy), the diagram is drawn from `view(state,
-seat)`, and the prompt is the engine's, so nobody reads what they may not see.
+seat)`, and the prompt is the engine's, so nobody reads what they may not see. With
+`picture` (the policy's say: the player did not write `pictures off`), the HTML part
+shows the position as a picture drawn from that same view (pbem.mail.pictures).
 """
 
 from __future__ import annotations
 
 from notation.record import format_record
 from pbem.config import Config
-from pbem.mail import compose
+from pbem.mail import compose, pictures
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import play_token, reply_address, seat_token
 from pbem.mail.words import named_view, players_line, public_status, status, subject
 from pbem.play import Table, display_name
 
 
+def position_picture(config: Config, engine, view: dict, name: str) -> tuple[dict, dict]:
+    """The picture of `view` for a mail's HTML: what its template needs (`cid`, `alt`,
+    `width`, `height`) and the image by its Content-ID, for compose.build's `images`.
+    `name` makes the Content-ID unique within the mail (a digest has several)."""
+    drawn = pictures.picture(engine, view)
+    cid = f"{name}@{config.domain}"
+    return ({"cid": cid, "alt": drawn.alt, "width": drawn.width, "height": drawn.height},
+            {cid: drawn.png})
+
+
 def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: str = "",
               report=None, notes: list[str] | tuple = (),
-              in_reply_to: str | None = None):
-    """The mail for `seat`: news, diagram, whose turn, what to do; the record at the end."""
+              in_reply_to: str | None = None, picture: bool = False):
+    """The mail for `seat`: news, diagram, whose turn, what to do; the record at the end.
+    `picture`: the HTML part shows the position as a picture, not as the text diagram."""
     engine, game = table.engine, table.game
     finished = game.status == "finished"
     view_seat = None if finished else seat  # after the end, everything is shown
-    diagram = engine.text_diagram(named_view(table, view_seat)) if table.state else ""
+    view = named_view(table, view_seat) if table.state else None
+    diagram = engine.text_diagram(view) if view is not None else ""
     waits = game.status == "running" and seat in table.to_act
     prompt = engine.prompt(table.state, seat, names=table.names) if waits else ""
     identity = engine.identity(table.state, seat) if table.state is not None else None
@@ -37,13 +51,19 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
         "url": f"{config.web_url}/games/{game.id}",
         "record": format_record(table.record()) if finished else "",
         "seed": game.seed if finished else "", "commitment": game.commitment,
+        "picture": None,
     }
+    images = {}
+    if picture and view is not None:
+        context["picture"], images = position_picture(
+            config, engine, view, f"position.{game.id}.{game.shown_plies}.{seat}")
     player = table.seats[seat].player
     context["play_url"] = seat_page_url(config, table, seat)
     token = seat_token(config.secret_key, game.id, seat)
     return compose.build(config, (player.name, player.email), subject(table), "game", context,
                          reply_to=reply_address(token, config.domain), game_id=game.id,
-                         ply=game.shown_plies, seat=seat, in_reply_to=in_reply_to)
+                         ply=game.shown_plies, seat=seat, in_reply_to=in_reply_to,
+                         images=images)
 
 
 def seat_page_url(config: Config, table: Table, seat: int) -> str:
@@ -55,14 +75,17 @@ def seat_page_url(config: Config, table: Table, seat: int) -> str:
 
 
 def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:
+    """game_mail, queued to the seat's player."""
     message = game_mail(config, table, seat, **kwargs)
     queue(message, table.seats[seat].player.email, table.game)
 
 
-def send_follower_mail(config: Config, table: Table, shown, follower, news: list[str]) -> None:
+def send_follower_mail(config: Config, table: Table, shown, follower, news: list[str],
+                       picture: bool = False) -> None:
     """A spectator's mail (`follow N`): the public view only, drawn from `view(state,
     None)` of the game as the public may know it (as_public), the public news since
-    their last mail; everything once the game is over, as on its page."""
+    their last mail; everything once the game is over, as on its page. `picture` as
+    for a player's game mail."""
     engine, game = table.engine, table.game
     finished = game.status == "finished"
     state = table.state if finished else engine.from_json(shown.state)
@@ -73,11 +96,15 @@ def send_follower_mail(config: Config, table: Table, shown, follower, news: list
         "status": public_status(table, shown), "game": {"id": game.id, "title": engine.title},
         "players": ", ".join(f"{engine.seat_label(state, n)} {display_name(name)}"
                              for n, name in enumerate(table.names)),
-        "url": f"{config.web_url}/games/{game.id}", "finished": finished,
+        "url": f"{config.web_url}/games/{game.id}", "finished": finished, "picture": None,
     }
+    images = {}
+    if picture:
+        context["picture"], images = position_picture(config, engine, view,
+                                                      f"position.{game.id}.{shown.plies}")
     message = compose.build(config, (follower.name, follower.email), subject(table),
                             "follow", context, reply_to=config.address, game_id=game.id,
-                            ply=shown.plies)
+                            ply=shown.plies, images=images)
     queue(message, follower.email, game)
 
 

@@ -169,8 +169,9 @@ def send(config, table: Table, seat: int, report: Report | None = None,
     lines = news(table, seat)
     clock_text = display.clock_line(table, seat)
     letters.send_game_mail(config, table, seat, news=lines, clock=clock_text, report=report,
-                          notes=list(notes) + end_notes(table, seat),
-                          in_reply_to=in_reply_to)
+                           notes=list(notes) + end_notes(table, seat),
+                           in_reply_to=in_reply_to,
+                           picture=table.seats[seat].player.pictures)
 
 
 def tell(config, table: Table, seat: int, notes: list[str]) -> None:
@@ -245,7 +246,8 @@ def tell_followers(config, table: Table) -> None:
         plies = [Told(m.ply, m.seat, m.text if over else m.visible.get("public"),
                       m.anonymous, m.revealed, m.shown) for m in rows]
         letters.send_follower_mail(config, table, shown, follow.player,
-                                  _lines(table, None, plies, []))
+                                  _lines(table, None, plies, []),
+                                  picture=follow.player.pictures)
         if rows:
             Follow.update(told=rows[-1].ply).where(Follow.id == follow.id).execute()
 

@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from pbem import clock
 from pbem.config import Config
-from pbem.mail import compose, words
+from pbem.mail import compose, letters, words
 from pbem.mail.outbox import queue
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
@@ -88,10 +88,18 @@ def _queue_digest(config: Config, player: Player, day: dt.date, now: dt.datetime
     games = [game_entry(config, wait, now) for wait in waiting_games(player)]
     if not games:
         return 0
+    images = {}
+    for game in games:  # each game's position as a picture, drawn from the seat's view
+        engine, view = game.pop("engine"), game.pop("view")
+        if player.pictures:  # unless the player wrote `pictures off`
+            game["picture"], image = letters.position_picture(config, engine, view,
+                                                              f"position.{game['id']}")
+            images.update(image)
     count = f"{len(games)} game{'s' if len(games) > 1 else ''}"
     subject = f"[pbem] daily digest: {count} waiting for you"
     message = compose.build(config, (player.name, player.email), subject, "digest",
-                            {"games": games, "count": count, "day": day.isoformat()})
+                            {"games": games, "count": count, "day": day.isoformat()},
+                            images=images)
     queue(message, player.email)
     return 1
 
@@ -103,11 +111,13 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
     engine, game = table.engine, table.game
     address = reply_address(seat_token(config.secret_key, game.id, seat), config.domain)
     subject = "Re: " + words.subject(table)
+    view = words.named_view(table, seat)
     return {
         "id": game.id, "title": engine.title, "subject": words.subject(table),
         "news": conversation.news(table, seat),
         "players": words.players_line(table, seat),
-        "diagram": engine.text_diagram(words.named_view(table, seat)).rstrip("\n"),
+        "diagram": engine.text_diagram(view).rstrip("\n"),
+        "engine": engine, "view": view, "picture": None,  # the picture: _queue_digest
         "status": words.status(table, seat),
         "prompt": engine.prompt(table.state, seat, names=table.names),
         "since": controls.when(wait.since) if wait.since else "",

@@ -82,6 +82,7 @@ class Player(BaseModel):
     digest = BooleanField(default=False)  # one mail a day instead of one per move
     digest_sent = DateField(null=True)  # the digest day last claimed (pbem.policy.digest)
     web = BooleanField(default=True)  # `web off`: mail only, no seat page (pbem.web.seat_page)
+    pictures = BooleanField(default=True)  # `pictures off`: game mail without pictures
 
 
 class Game(BaseModel):

@@ -41,6 +41,7 @@ from pbem.store import Game, Player, Seat, transaction
 from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
+from pbem.commands.web import choose_pictures
 from pbem.web.board_clicks import clickable
 from pbem.web.seat_moves import choices, known_ply, play_from_page, points, read_back, seat_rows
 
@@ -159,6 +160,7 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         "report": report, "done": done, "refusal": refusal,
         "public": url_for("game_page.show", game_id=game.id),
         "games": url_for("seat_page.games", token=token),
+        "pictures": seat.player.pictures,
     }
     read, context["preview"] = context["read"], None
     if read is not None and read.playable and read.after is not None:
@@ -208,6 +210,22 @@ def play(token: str):
         return redirect(url_for("seat_page.show", token=token, done=text), 303)
     status = 409 if report.failed else 200
     return render(token, game, seat, report=report, status=status)
+
+
+@seat_page.route("/play/<token>/pictures", methods=["POST"])
+def pictures(token: str):
+    """`pictures on|off` from the page: the same setting and words as by mail."""
+    game, seat = seat_of_token(token)
+    if revoked(game, seat):
+        return redirect(url_for("game_page.show", game_id=game.id), 303)
+    why = csrf_refusal(token)
+    choice = request.form.get("pictures", "")
+    if why or choice not in ("on", "off"):
+        return render(token, game, seat, refusal=f"Nothing was changed: "
+                      f"{why or 'the form said neither on nor off'}.", status=403)
+    with transaction():
+        choose_pictures(seat.player, choice == "on")
+    return redirect(url_for("seat_page.show", token=token), 303)  # it says the setting
 
 
 @seat_page.route("/play/<token>/games")

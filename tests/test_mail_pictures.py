@@ -1,0 +1,268 @@
+"""Pictures of the position in game mail (issue #33): the HTML part shows the seat's view
+as an inline PNG (multipart/related, `cid:`), drawn from the same SVG the web draws for
+that view; `pictures off` (by mail, or on the seat's page) gives the mail of before; the
+text part is the same either way; the mails stay within their size budgets.
+
+Mail goes through the real listener and an SMTP sink on loopback; positions are played
+through the one write path (tests/webgames.py). The browser's side is
+tests/test_mail_pictures_browser.py.
+"""
+
+import dataclasses
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from mailtest import body, html
+from pbem.engines import ENGINES
+from pbem.mail import letters, pictures
+from pbem.mail.outbox import wire_bytes
+from pbem.mail.words import named_view
+from pbem.play import Table
+from pbem.policy.delivery import deliver_due
+from webgames import play, play_random, start
+
+
+def picture_parts(message):
+    """{Content-ID: PNG bytes} of a mail's inline pictures."""
+    return {part["Content-ID"].strip("<>"): part.get_payload(decode=True)
+            for part in message.walk() if part.get_content_type() == "image/png"}
+
+
+def img_tags(markup: str) -> list[dict[str, str]]:
+    return [dict(re.findall(r'(\w[\w-]*)="([^"]*)"', tag)) for tag in
+            re.findall(r"<img\b[^>]*>", markup)]
+
+
+def game_mail(person):
+    """The person's latest game mail (its Reply-To carries their seat's token)."""
+    return next(m for m in reversed(person.inbox) if "pbem+" in (m["Reply-To"] or ""))
+
+
+def test_an_onyx_mail_shows_the_seats_view_as_a_picture_from_its_cid_part(onyx):
+    game_id, alice, bob = onyx
+    alice.reply("F6")
+    mail = bob.last
+    assert mail.get_content_type() == "multipart/alternative"
+    plain, related = mail.get_payload()
+    assert plain.get_content_type() == "text/plain"
+    assert related.get_content_type() == "multipart/related"
+    assert [p.get_content_type() for p in related.get_payload()] == ["text/html", "image/png"]
+    images = picture_parts(mail)
+    [tag] = img_tags(html(mail))
+    assert tag["src"] == f"cid:{next(iter(images))}"
+    assert tag["alt"] == ("Onyx 12×12: 5 black and 4 white stones; last move F6; "
+                          "white to move")
+    assert (tag["width"], tag["height"]) == ("480", "480")
+    assert "<pre" not in html(mail).split("Players:")[1].split("How to reply")[0]
+    drawn = Image.open(io.BytesIO(images[tag["src"][4:]]))
+    assert drawn.size == (480, 480) and drawn.mode == "P"  # opaque: no alpha, no tRNS
+    assert "transparency" not in drawn.info
+    # Drawn from bob's view, as his seat page draws it: the same bytes again.
+    table = Table.load(game_id)
+    assert images[tag["src"][4:]] == pictures.picture(table.engine,
+                                                      named_view(table, 1)).png
+    assert "X Black   O White   (X) last move" in body(mail)  # the text part: the diagram
+
+
+def test_the_text_part_is_the_same_with_pictures_and_without(config):
+    for engine_id, names in (("onyx", ["alice", "bob"]), ("baronoxx", ["carol", "dave"])):
+        game_id = start(config, engine_id, names)
+        play_random(game_id, plies=5)
+        table = Table.load(game_id)
+        with_picture, without = (letters.game_mail(config, table, 0, ["#1 bob: F6"],
+                                                   picture=flag) for flag in (True, False))
+        assert with_picture.get_payload()[0].as_string() == without.get_payload()[0].as_string()
+        assert picture_parts(with_picture) and not picture_parts(without)
+        assert "<pre" in without.get_payload()[1].get_payload()
+
+
+def test_pictures_off_by_mail_gives_the_mail_of_before_and_on_brings_them_back(onyx):
+    game_id, alice, bob = onyx
+    bob.write("pictures")
+    assert "yours is on" in body(bob.last)
+    bob.write("pictures off")
+    assert "Pictures off: your game mails show the position as text only." in body(bob.last)
+    alice.reply("F6")
+    mail = bob.last
+    assert picture_parts(mail) == {}
+    assert [p.get_content_type() for p in mail.get_payload()] == ["text/plain", "text/html"]
+    assert '<pre style="font-size: 13px; line-height: 1.2">' in html(mail)
+    assert picture_parts(alice.last)  # hers still have them
+    bob.write("pictures on")
+    bob.reply("G5", to=game_mail(bob))
+    alice.reply("E7", to=game_mail(alice))
+    assert picture_parts(bob.last)
+
+
+def test_pictures_are_switched_on_the_seat_page_with_its_own_form(config):
+    from pbem.mail.tokens import play_token
+    from pbem.store import Player
+    from pbem.web import create_app
+    client = create_app(config).test_client()
+    game_id = start(config, "onyx", ["alice", "bob"])
+    url = f"/play/{play_token(config.secret_key, game_id, 1)}"
+    shown = client.get(url).get_data(as_text=True)
+    assert "Your game mails show the position as a picture." in shown
+    form = re.search(r'<form method="post" action="([^"]+)" class="pictures">(.*?)</form>',
+                     shown, re.S)
+    csrf = re.search(r'name="csrf" value="(\w+)"', form.group(2)).group(1)
+    forged = client.post(form.group(1), data={"csrf": "0" * 32, "pictures": "off"})
+    assert forged.status_code == 403
+    assert Player.get(Player.email == "bob@players.test").pictures is True
+    answer = client.post(form.group(1), data={"csrf": csrf, "pictures": "off"})
+    assert answer.status_code == 303
+    assert Player.get(Player.email == "bob@players.test").pictures is False
+    assert "Your game mails show the position as text only." in client.get(url).get_data(
+        as_text=True)
+
+
+def test_a_spectator_and_the_end_mail_get_the_picture_too(onyx, players):
+    game_id, alice, bob = onyx
+    carol, = players("carol")
+    carol.write(f"follow {game_id}")
+    carol.reply("yes")  # a new address confirms first
+    alice.reply("F6")
+    bob.reply("resign")
+    table = Table.load(game_id)
+    follows = [m for m in carol.inbox if "as a spectator" in body(m)]
+    assert follows and all(picture_parts(m) for m in follows)
+    end = alice.last
+    assert "The record of the game:" in body(end)
+    [png] = picture_parts(end).values()
+    public = table.engine.view(table.state, None)  # the final position, all shown
+    public["names"] = named_view(table, None)["names"]
+    assert png == pictures.picture(table.engine, public).png
+    [tag] = img_tags(html(end))
+    assert "last move F6" in tag["alt"] and "has won" not in tag["alt"]  # a resignation
+
+
+def test_the_digest_shows_each_waiting_game_as_a_picture(mail_server, players, frozen_time):
+    from pbem.admin import start_game
+    from pbem.policy.digest import send_digests
+    alice, bob = players("alice", "bob")
+    ids = [start_game(mail_server, ENGINES["onyx"], {}, [bob.address, alice.address])
+           for _ in range(2)]
+    deliver_due(mail_server)
+    alice.write("digest on")
+    for game_id in ids:
+        bob.reply("F6", to=next(m for m in bob.inbox if f"#{game_id}" in m["Subject"]))
+    frozen_time.move(days=1)
+    send_digests(mail_server)
+    deliver_due(mail_server)
+    digest = alice.last
+    assert "daily digest: 2 games" in digest["Subject"]
+    images = picture_parts(digest)
+    assert [tag["src"] for tag in img_tags(html(digest))] == [f"cid:{c}" for c in images]
+    assert len(images) == 2
+
+
+# -- the budgets ------------------------------------------------------------------------
+
+def long_onyx_game(config) -> int:
+    game_id = start(config, "onyx", ["alice", "bob"], board=26, setup="open")
+    play_random(game_id, plies=600)
+    return game_id
+
+
+def test_a_26x26_onyx_mail_is_at_most_100_kb_and_so_is_its_end_mail(config):
+    game_id = long_onyx_game(config)
+    table = Table.load(game_id)
+    mail = letters.game_mail(config, table, 0, ["#600 bob: F6"], picture=True)
+    assert picture_parts(mail)
+    assert len(wire_bytes(mail)) <= 100_000, len(wire_bytes(mail))
+    play_random(game_id)  # to its end: the end mail carries the record as well
+    table = Table.load(game_id)
+    assert table.game.status == "finished"
+    end = letters.game_mail(config, table, 0, [], picture=True)
+    assert picture_parts(end)
+    assert len(wire_bytes(end)) <= 100_000, len(wire_bytes(end))
+
+
+@pytest.mark.parametrize("engine_id,count", [("onix", 2), ("onix", 6), ("baronoxx", 2),
+                                             ("baronoxx", 10), ("gemforge", 2),
+                                             ("gemforge", 4)])
+def test_a_card_games_mail_is_at_most_60_kb(config, engine_id, count):
+    names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon"][:count]
+    game_id = start(config, engine_id, names, seed=f"budget/{engine_id}")
+    largest = 0
+    for plies in (8, 40, None):
+        play_random(game_id, plies=plies)
+        table = Table.load(game_id)
+        for seat in range(count):
+            mail = letters.game_mail(config, table, seat, [], picture=True)
+            assert picture_parts(mail)
+            largest = max(largest, len(wire_bytes(mail)))
+    assert largest <= 60_000, largest
+
+
+# -- twin worlds: hidden cards change no picture of those who may not see them ----------
+
+def twins(engine_id: str, count: int):
+    """Two states of one game that differ only in cards seat 0 and the public may not
+    see, and the seat whose view differs (None: nobody's, in Onix's piles)."""
+    engine = ENGINES[engine_id]
+    from pbem.engines.game import Game
+    game = Game(engine, {}, [f"p{n}" for n in range(count)], seed=f"twins/{engine_id}")
+    import random
+    rng = random.Random(3)
+
+    def hidden_cards(state) -> bool:  # the cards to trade are there, and differ
+        if engine_id == "baronoxx":
+            return bool(state.hands[1] and state.unseen)
+        if engine_id == "gemforge":
+            return bool(state.hands[1] and state.deck and state.hands[1][0] != state.deck[0])
+        return any(len(pile) >= 3 for pile in state.piles)
+    while len(game.plies) < 6 or not hidden_cards(game.state):
+        seat = rng.choice(sorted(game.to_act))
+        game.play(seat, engine.notation(game.state, seat,
+                                        engine.random_decision(game.state, seat, rng)))
+    state = game.state
+    if engine_id == "baronoxx":  # a card of seat 1's hand and one nobody has seen
+        mine, nobodys = state.hands[1][0], state.unseen[0]
+        hands = list(state.hands)
+        hands[1] = tuple(sorted(hands[1][1:] + (nobodys,)))
+        unseen = tuple(sorted(state.unseen[1:] + (mine,)))
+        other = dataclasses.replace(state, hands=tuple(hands), unseen=unseen)
+    elif engine_id == "gemforge":  # seat 1's first action card and the deck's top
+        hands = list(state.hands)
+        hands[1] = (state.deck[0],) + hands[1][1:]
+        other = dataclasses.replace(state, hands=tuple(hands),
+                                    deck=(state.hands[1][0],) + state.deck[1:])
+    else:  # onix: the two bottom cards of a pile, below its top (X6: nobody sees them)
+        piles = list(state.piles)
+        at = next(p for p, pile in enumerate(piles) if len(pile) >= 3)
+        piles[at] = (piles[at][1], piles[at][0]) + piles[at][2:]
+        other = dataclasses.replace(state, piles=tuple(piles))
+        return engine, state, other, None
+    return engine, state, other, 1
+
+
+@pytest.mark.parametrize("engine_id,count", [("baronoxx", 2), ("gemforge", 2), ("onix", 3)])
+def test_twin_worlds_differing_in_hidden_cards_give_the_same_pictures(engine_id, count):
+    engine, state, other, sees = twins(engine_id, count)
+    assert state != other
+    if sees is not None:  # the twins do differ where seat `sees` looks
+        assert (engine.sheet(engine.view(state, sees), 480).svg()
+                != engine.sheet(engine.view(other, sees), 480).svg())
+    for viewer in (0, None):
+        views = [engine.view(s, viewer) for s in (state, other)]
+        sheets = [engine.sheet(view, 480).svg() for view in views]
+        assert sheets[0] == sheets[1]
+        assert sheets[0] == engine.svg_diagram(views[0], size=480)  # the web's SVG
+        assert (pictures.picture(engine, views[0]).png
+                == pictures.picture(engine, views[1]).png)
+
+
+def test_the_pictures_text_is_drawn_in_dejavu_sans():
+    """resvg draws no text without a font, silently: the board's letters above the
+    grid must be there (apt install fonts-dejavu-core, as .ci/run does)."""
+    assert pictures.FONTS.get("font_files"), (
+        f"no DejaVu Sans in {pictures.FONT_DIRECTORY}: apt install fonts-dejavu-core")
+    engine = ENGINES["onyx"]
+    view = engine.view(engine.start(engine.resolve_options({}), 2, "fonts"), 0)
+    drawn = Image.open(io.BytesIO(pictures.picture(engine, view).png)).convert("L")
+    letters_row = drawn.crop((40, 0, 440, 14))  # "A B C …" above the board
+    assert min(letters_row.getextrema()) < 100  # without a font: all board, 230
