@@ -65,14 +65,17 @@ class Sheet:
     colour most pieces stand on (their soft edges are blended onto it), and `colours`
     every colour a piece may have, so that the picture's palette holds them all whatever
     the position: a palette that depended on the position could tell one seat something
-    about what another was shown.
+    about what another was shown. `surfaces`: colours inside pieces on which others are
+    drawn (a card's face under its number), whose soft edges the palette holds too.
     """
 
     def __init__(self, width: float, height: float, view_width: float, view_height: float,
-                 ground: str, colours: tuple[str, ...] = (), inherit: str = ""):
+                 ground: str, colours: tuple[str, ...] = (), inherit: str = "",
+                 surfaces: tuple[str, ...] = ()):
         self.width, self.height = width, height  # pixels
         self.view_width, self.view_height = view_width, view_height  # the viewBox
         self.ground, self.colours, self.inherit = ground, tuple(colours), inherit
+        self.surfaces = tuple(surfaces)
         self.parts: list[str] = []
         self.head = 0  # parts that open the drawing: the root element, its title
         self.drawn: list[tuple[int, object, tuple[float, float, float, float] | None]] = []

@@ -142,7 +142,11 @@ def png(sheet: Sheet) -> bytes:
 def _placed(style, sheet: Sheet) -> list:
     """Where each of the sheet's pieces goes (_Style.place), in the order drawn."""
     placements, placed = style.placements, []
-    for svg, key, box in sheet.pieces():
+    pieces = sheet.pieces()
+    new = [piece for piece in pieces if (piece[1], piece[2]) not in placements]
+    if new:
+        style.rasterise(new)  # the sprites they lack, all in one call of resvg
+    for svg, key, box in pieces:
         where = placements.get((key, box))
         if where is None:
             if len(placements) >= PLACEMENTS:  # a bound, never reached by a board's mail
@@ -168,7 +172,7 @@ class _Style:
         self.view = (sheet.view_width, sheet.view_height)
         drawn = _raster(_svg(sheet, "\n".join(sheet.background())), self.width, self.height,
                         sheet.ground)
-        self.palette = _palette(drawn, sheet.ground, sheet.colours)
+        self.palette = _palette(drawn, sheet.ground, sheet.colours, sheet.surfaces)
         # One column more on the left, always 0: PNG's filter byte "none" of each row, so
         # the canvas's bytes are the PNG's rows as they are.
         self.canvas = Image.new("P", (self.width + 1, self.height), 0)
@@ -181,46 +185,70 @@ class _Style:
         self.placements: dict = {}
         self.serial = next(_SERIALS)
 
+    def pixels(self, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+        """A box of the diagram's units as whole pixels, every pixel it touches."""
+        scale = self.width / self.view[0]
+        return (math.floor(box[0] * scale), math.floor(box[1] * scale),
+                math.ceil(box[2] * scale), math.ceil(box[3] * scale))
+
     def place(self, key, box: tuple[float, float, float, float], svg: str):
         """Where the piece `key` at `box` (the diagram's units) goes: each at the whole
         pixel nearest its place, its sprite rasterised for its size the first time."""
-        scale = self.width / self.view[0]
-        x0, y0 = math.floor(box[0] * scale), math.floor(box[1] * scale)
-        x1, y1 = math.ceil(box[2] * scale), math.ceil(box[3] * scale)
+        x0, y0, x1, y1 = self.pixels(box)
         left, top = max(0, -x0), max(0, -y0)
         right, bottom = max(0, x1 - self.width), max(0, y1 - self.height)
         if x1 - right <= x0 + left or y1 - bottom <= y0 + top:
             return OUTSIDE
-        sprite, mask, sprite_core, mask_core = self.piece(key, svg, (x0, y0, x1, y1), scale)
+        found = self.pieces.get((key, x1 - x0, y1 - y0))
+        if found is None:
+            self.rasterise([(svg, key, box)])
+            found = self.pieces[(key, x1 - x0, y1 - y0)]
+        sprite, mask, sprite_core, mask_core = found
         if left or top or right or bottom:
             crop = (left, top, sprite.width - right, sprite.height - bottom)
             sprite_core, mask_core = sprite.crop(crop).im, mask.crop(crop).im
         return (len(self.placements), (x0 + left + 1, y0 + top, x1 - right + 1, y1 - bottom),
                 sprite_core, mask_core)
 
-    def piece(self, key, svg: str, box: tuple[int, int, int, int], scale: float):
-        """The piece `key` at `box`'s size (pixels), rasterised the first time: it and
-        its mask of the pixels it covers."""
-        x0, y0, x1, y1 = box
-        found = self.pieces.get((key, x1 - x0, y1 - y0))
-        if found is None:
-            width, height = x1 - x0, y1 - y0
-            svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-                   f'viewBox="{x0 / scale:.4f} {y0 / scale:.4f} {width / scale:.4f} '
-                   f'{height / scale:.4f}" {self.inherit}>{svg}</svg>')
-            drawn = _rgba(svg)
-            mask = drawn.getchannel("A").point(lambda a: 255 if a >= OPAQUE else 0, "1")
-            ground = Image.new("RGBA", drawn.size, self.ground)
-            flat = Image.alpha_composite(ground, drawn).convert("RGB")
-            sprite = _indexed(flat, self.palette)
+    def rasterise(self, pieces: list) -> None:
+        """The sprites of the pieces (svg, key, box) not kept yet, each at its box's
+        size in pixels with the mask of the pixels it covers, drawn in one call of resvg
+        one under the other: a call costs ~3 ms before it draws anything (its fonts),
+        and a card table's mail may want a dozen new pieces (a seat's new line)."""
+        scale = self.width / self.view[0]
+        wanted = {}
+        for svg, key, box in pieces:
+            x0, y0, x1, y1 = self.pixels(box)
+            size = (key, x1 - x0, y1 - y0)
+            if size not in self.pieces and x1 > x0 and y1 > y0:
+                wanted.setdefault(size, (svg, x0, y0))
+        if not wanted:
+            return
+        parts, top = [], 0
+        for (_, width, height), (svg, x0, y0) in wanted.items():
+            parts.append(f'<svg x="0" y="{top}" width="{width}" height="{height}" '
+                         f'viewBox="{x0 / scale:.4f} {y0 / scale:.4f} {width / scale:.4f} '
+                         f'{height / scale:.4f}">{svg}</svg>')
+            top += height
+        widest = max(width for _, width, _ in wanted)
+        drawn = _rgba(f'<svg xmlns="http://www.w3.org/2000/svg" width="{widest}" '
+                      f'height="{top}" {self.inherit}>{"".join(parts)}</svg>')
+        mask = drawn.getchannel("A").point(lambda a: 255 if a >= OPAQUE else 0, "1")
+        flat = Image.alpha_composite(Image.new("RGBA", drawn.size, self.ground), drawn)
+        flat = _indexed(flat.convert("RGB"), self.palette)
+        top = 0
+        for size in wanted:
+            _, width, height = size
+            sprite = flat.crop((0, top, width, top + height))
+            cover = mask.crop((0, top, width, top + height))
             # Pillow's cores, kept: _compose pastes with them directly
-            found = self.pieces[(key, width, height)] = (sprite, mask, sprite.im, mask.im)
-        return found
+            self.pieces[size] = (sprite, cover, sprite.im, cover.im)
+            top += height
 
 
 def _style(sheet: Sheet) -> _Style:
     key = (sheet.width, sheet.height, sheet.view_width, sheet.view_height, sheet.inherit,
-           sheet.ground, sheet.colours, tuple(sheet.background()))
+           sheet.ground, sheet.colours, sheet.surfaces, tuple(sheet.background()))
     return _STYLES.get(key) or _STYLES.put(key, _Style(sheet, key))
 
 
@@ -273,9 +301,11 @@ def _hex(colour: str) -> tuple[int, int, int]:
     return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
 
 
-def _palette(drawn: Image.Image, ground: str, colours: tuple[str, ...]) -> Image.Image:
+def _palette(drawn: Image.Image, ground: str, colours: tuple[str, ...],
+             surfaces: tuple[str, ...] = ()) -> Image.Image:
     """A palette of at most 256 colours: the background's own (BACKGROUND_COLOURS), then
-    every declared colour and its half-way blend onto the ground (soft edges)."""
+    every declared colour and its half-way blend onto the ground (soft edges), and its
+    blends by quarters onto each surface (text on a card)."""
     own = drawn.quantize(BACKGROUND_COLOURS, method=Image.Quantize.MEDIANCUT).getpalette()
     own = own[:BACKGROUND_COLOURS * 3]
     entries = list(dict.fromkeys(tuple(own[i:i + 3]) for i in range(0, len(own), 3)))
@@ -285,6 +315,8 @@ def _palette(drawn: Image.Image, ground: str, colours: tuple[str, ...]) -> Image
         return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
     wanted = [c for c in rgb]
     wanted += [mix(c, rgb[0], 0.5) for c in rgb[1:]]
+    wanted += [mix(c, _hex(surface), t) for surface in surfaces for c in rgb[1:]
+               for t in (0.25, 0.5, 0.75)]
     for colour in wanted:
         if colour not in entries and len(entries) < 256:
             entries.append(colour)

@@ -508,3 +508,7 @@ class BaronOxx(Engine):
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         from pbem.engines.baronoxx.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
+
+    def sheet(self, view: dict, size: int = 480):
+        from pbem.engines.baronoxx.render import sheet
+        return sheet(view, size)

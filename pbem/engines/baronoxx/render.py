@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from pbem.engines.baronoxx.cards import CARDS, COLOURS
-from pbem.engines.svg import caption_height, caption_text
+from pbem.engines.svg import Sheet, caption_height, caption_text, text_box
 
 WIDTH = 72
 FILL = {"B": "#2a6fdb", "Y": "#f2c81e", "G": "#2e9e44", "R": "#d63a2f", "K": "#222222",
@@ -165,6 +165,17 @@ def _event_text(event: dict) -> str:
 
 def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     """The five rows as cards with coloured bullheads, the viewer's hand, one line a seat."""
+    return sheet(view, size, caption).svg()
+
+
+TABLE, INK = "#e9f1e4", "#222"
+CARD_COLOURS = ("#fff4d6", "#fdfdfa", "#555", "#333")
+
+
+def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
+    """The diagram as a Sheet (pbem.engines.svg): the table is the background; each
+    card, row label and seat's line is a piece, so a picture for mail draws each card
+    once and places it (pbem.mail.pictures)."""
     hand = view.get("hand") or []
     longest = max([len(row) for row in view["rows"]] + [len(hand), 6])
     card_w = size / (longest + 1.5)
@@ -175,19 +186,26 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     caption_h = caption_height(size, caption)
     total = height + caption_h
     title = escape(_title(view))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{total:.0f}" '
-             f'viewBox="0 0 {size} {total:.1f}" role="img" aria-label="{title}">',
-             f"<title>{title}</title>",
-             '<rect width="100%" height="100%" fill="#e9f1e4"/>']
+    drawing = Sheet(size, round(total), size, total, TABLE,
+                    (INK, *CARD_COLOURS, *FILL.values()), surfaces=CARD_COLOURS[:2])
+    drawing.open(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
+                 f'height="{total:.0f}" viewBox="0 0 {size} {total:.1f}" role="img" '
+                 f'aria-label="{title}">', f"<title>{title}</title>")
+    drawing.add(f'<rect width="100%" height="100%" fill="{TABLE}"/>')
     labelled = [(str(r + 1), row) for r, row in enumerate(view["rows"])]
     labelled += [("you", hand)] if hand else []
     for line, (label, cards) in enumerate(labelled):
         y = gap * (2 if label == "you" else 1) + line * (card_h + gap)
-        parts.append(f'<text x="{card_w * 0.35:.1f}" y="{y + card_h / 2:.1f}" '
-                     f'font-family="sans-serif" fill="#222" font-size="{card_w * 0.25:.1f}" '
-                     f'text-anchor="middle" dominant-baseline="central">{label}</text>')
+        font = card_w * 0.25
+        drawing.add(f'<text x="{card_w * 0.35:.1f}" y="{y + card_h / 2:.1f}" '
+                    f'font-family="sans-serif" fill="{INK}" font-size="{font:.1f}" '
+                    f'text-anchor="middle" dominant-baseline="central">{label}</text>',
+                    ("label", label, font),
+                    text_box(card_w * 0.35, y + card_h / 2, font, label, "middle", True))
         for i, number in enumerate(cards):
-            parts.append(_card_svg(number, card_w * (0.75 + i), y, card_w * 0.92, card_h))
+            x, w = card_w * (0.75 + i), card_w * 0.92
+            drawing.add(_card_svg(number, x, y, w, card_h), ("card", number, w, card_h),
+                        (x - 1, y - 1, x + w + 1, y + card_h + 1))
     y = gap * 3 + lines * (card_h + gap) + seat_h * 0.5
     for s in range(view["players"]):
         you = " (you)" if s == view.get("you") else ""
@@ -197,13 +215,15 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
         line = (f"#{s + 1}{you}: {points}, pile {len(view['piles'][s])}, "
                 f"hand {view['hand_sizes'][s]}, deck {view['deck_sizes'][s]}"
                 f"{', ' + status if status else ''}")
-        parts.append(f'<text x="{card_w * 0.3:.1f}" y="{y + s * seat_h:.1f}" '
-                     f'font-family="sans-serif" fill="#222" font-size="{seat_h * 0.65:.1f}">'
-                     f'{escape(line)}</text>')
+        font = seat_h * 0.65
+        drawing.add(f'<text x="{card_w * 0.3:.1f}" y="{y + s * seat_h:.1f}" '
+                    f'font-family="sans-serif" fill="{INK}" font-size="{font:.1f}">'
+                    f'{escape(line)}</text>', ("line", line, font),
+                    text_box(card_w * 0.3, y + s * seat_h, font, line))
     if caption:
-        parts.append(caption_text(size, height, caption_h, caption))
-    parts.append("</svg>")
-    return "\n".join(parts)
+        drawing.add(caption_text(size, height, caption_h, caption), ("caption", caption),
+                    (0, height, size, total))
+    return drawing
 
 
 def _card_svg(number: int, x: float, y: float, w: float, h: float) -> str:
