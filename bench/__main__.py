@@ -1,10 +1,10 @@
 """`python -m bench [--seconds S]`: run every benchmark (engines, mail end to end and
-its pictures, the web archive, the mail a player gets in a whole game, then hostile mail
-and hostile annotations) and print its figures."""
+its pictures, the web archive, the mail a player gets in a whole game, then hostile mail,
+hostile annotations, and a move by mail under bot load) and print its figures."""
 
 import argparse
 
-from bench import annotations, conversation, engines, hostile, mail, pictures, web
+from bench import annotations, bot_load, conversation, engines, hostile, mail, pictures, web
 
 
 def main() -> None:
@@ -19,6 +19,7 @@ def main() -> None:
     conversation.run(games=1)
     hostile.run(args.seconds)
     annotations.run(args.seconds)
+    bot_load.run(20)
 
 
 main()

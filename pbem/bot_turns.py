@@ -26,6 +26,7 @@ from typing import Callable
 from peewee import fn
 
 from pbem import bots, clock
+from pbem.bot_search import Searcher
 from pbem.config import Config
 from pbem.play import Table
 from pbem.policy import conversation
@@ -38,6 +39,8 @@ CLAIM = dt.timedelta(minutes=2)  # far longer than a hard decision takes
 #: What runs a game's held commands after a move (pbem.commands.lines.resume_held):
 #: handed in by the layer that owns the commands, which this module must not import.
 Resume = Callable[[Config, Table, dict], None]
+#: Where a bot thinks: a pbem.bot_search.Searcher's process at the lowest priority (the
+#: scheduler's), or None for this thread.
 SOURCE = "bot"  # a move's source in the log, as `cli` or a Message-ID
 MAX_MOVES = 200  # per run: bots playing each other go on at the next run
 
@@ -82,14 +85,16 @@ def bot_games(player: Player | None = None) -> int:
     return games.count()
 
 
-def move_bots(config: Config, now: dt.datetime | None = None, resume: Resume | None = None) -> int:
+def move_bots(config: Config, now: dt.datetime | None = None, resume: Resume | None = None,
+              searcher: Searcher | None = None) -> int:
     """Play every bot move due now; returns how many were played. `resume` runs the
-    lines the bot's move frees (held commands: pbem.commands.server_moves)."""
+    lines the bot's move frees (held commands: pbem.commands.server_moves); `searcher`
+    thinks in its own low-priority process (None: in this thread)."""
     resume_after_crash(now or clock.now())
     played = 0
     for game_id in candidate_games(now=now):
         while played < MAX_MOVES:
-            moved = move_once(config, game_id, now, resume)
+            moved = move_once(config, game_id, now, resume, searcher)
             if not moved:
                 break
             played += moved
@@ -97,7 +102,7 @@ def move_bots(config: Config, now: dt.datetime | None = None, resume: Resume | N
 
 
 def move_once(config: Config, game_id: int, now: dt.datetime | None = None,
-              resume: Resume | None = None) -> int:
+              resume: Resume | None = None, searcher: Searcher | None = None) -> int:
     """The next waiting bot move of one game, if any and if no one else has it: 1 or 0."""
     table = Table.load(game_id, lock=False)
     waiting = waiting_bots(table)
@@ -108,7 +113,7 @@ def move_once(config: Config, game_id: int, now: dt.datetime | None = None,
     if not claim(seat.id, now):
         return 0  # another scheduler is on it
     try:
-        text = decide_text(table, seat.number)
+        text = decide_text(table, seat.number, searcher=searcher)
         with transaction():
             return play_if_current(config, game_id, seat.number, table.game.plies, text,
                                    resume)
@@ -146,10 +151,14 @@ def claim(seat_id: int, now: dt.datetime) -> bool:
     return claimed == 1
 
 
-def decide_text(table: Table, seat: int, level: str | None = None) -> str:
+def decide_text(table: Table, seat: int, level: str | None = None,
+                searcher: Searcher | None = None) -> str:
     """The canonical text of the bot's decision for `seat` in the table's state: its
     randomness from the game's seed and the ply, so the move can be reproduced."""
     level = level or level_of(table.seats[seat]) or bots.DEFAULT_LEVEL
+    if searcher is not None:
+        return searcher.decide(table.engine.id, table.engine.to_json(table.state), seat,
+                               level, table.game.seed, table.next_ply)
     decision = bots.decide(table.engine, table.state, seat, level, seed=table.game.seed,
                            ply=table.next_ply)
     return table.engine.notation(table.state, seat, decision)

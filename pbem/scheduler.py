@@ -8,7 +8,8 @@ prune the raw mail and delivered outbox rows past their retention (pbem.intake.r
 PBEM_IMAP_HOST, poll the mailbox every PBEM_IMAP_INTERVAL seconds (pbem.intake.imap); every
 minute, send the reminders and act on the timeouts and vacations' ends that are due
 (pbem.timekeeping.deadlines); every 5 seconds, and at once after mail came in
-(`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns); every
+(`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns; they think
+in a child process at the lowest priority, pbem.bot_search); every
 minute, start the tournaments' rounds that are due and expire old open challenges
 (pbem.competition). Each job claims its rows, so two schedulers on one database do no
 harm.
@@ -22,6 +23,7 @@ import threading
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from pbem.bot_search import Searcher
 from pbem.commands.server_moves import move_bots, run_due
 from pbem.competition.jobs import run_competition
 from pbem.config import Config
@@ -79,6 +81,9 @@ class Scheduler:
         now = dt.datetime.now(dt.timezone.utc)
         self.delivery = Again(self.scheduler, DELIVERY_JOB, self.deliver_once)
         self.bot_moves = Again(self.scheduler, BOT_JOB, self.bots)
+        # Bots think in a child process at the lowest priority (pbem.bot_search), so
+        # their search never competes with players' mail and pages.
+        self.searcher = Searcher()
 
         def every(work, job_id, at_start=True, **interval):
             self.scheduler.add_job(work, "interval", id=job_id, coalesce=True,
@@ -133,7 +138,8 @@ class Scheduler:
         self._run("acting on due deadlines", lambda: run_due(self.config), self.kick_delivery)
 
     def bots(self) -> None:
-        self._run("moving for the bots", lambda: move_bots(self.config), self.kick_delivery)
+        self._run("moving for the bots", lambda: move_bots(self.config, searcher=self.searcher),
+                  self.kick_delivery)
 
     def competition(self) -> None:
         self._run("starting tournament rounds", lambda: run_competition(self.config),
@@ -163,3 +169,4 @@ class Scheduler:
 
     def stop(self) -> None:
         self.scheduler.shutdown(wait=True)
+        self.searcher.close()

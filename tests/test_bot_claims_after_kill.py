@@ -21,7 +21,7 @@ SEARCHER = textwrap.dedent("""
     from pbem.store import open_database
     url, game_id = sys.argv[1], int(sys.argv[2])
     open_database(url)
-    def searching(table, seat, level=None):  # a search that never ends, until killed
+    def searching(table, seat, level=None, searcher=None):  # never ends, until killed
         print("searching", flush=True)
         time.sleep(600)
     bot_turns.decide_text = searching

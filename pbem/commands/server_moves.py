@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 
 from pbem import bot_turns
+from pbem.bot_search import Searcher
 from pbem.commands.lines import after_moves
 from pbem.config import Config
 from pbem.timekeeping import deadlines
@@ -24,6 +25,7 @@ def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200) ->
     return deadlines.run_due(config, now, limit, resume=after_moves)
 
 
-def move_bots(config: Config, now: dt.datetime | None = None) -> int:
+def move_bots(config: Config, now: dt.datetime | None = None,
+              searcher: Searcher | None = None) -> int:
     """Play every bot move due now (pbem.bot_turns.move_bots)."""
-    return bot_turns.move_bots(config, now, resume=after_moves)
+    return bot_turns.move_bots(config, now, resume=after_moves, searcher=searcher)
