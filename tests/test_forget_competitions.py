@@ -115,3 +115,19 @@ def test_no_invitation_row_keeps_a_forgotten_address(mail_server, players):
     forget_player(mail_server, "dave@example.org", resign=True)
     row = Invitation.get()
     assert row.address.endswith("@forgotten.invalid") and not row.waiting
+
+
+def test_the_row_left_by_a_forget_cannot_be_invited(mail_server, players):
+    alice, dave = players("alice", "dave")
+    dave.write("seeks")
+    dave.reply("yes, that was me")
+    forget_player(mail_server, dave.address)
+    former = Player.get(Player.name == FORMER_PLAYER).email
+    alice.write(f"new onyx with {former}")
+    alice.reply("yes, that was me")
+    assert (f"{former} cannot be invited: no mail reaches that address (the player there "
+            f"asked to be forgotten).") in text(alice.last)
+    assert Game.select().count() == 0
+    alice.write(f"new tournament onyx round-robin with {alice.address} {former}")
+    assert "cannot be invited" in text(alice.last)
+    assert Tournament.select().count() == 0

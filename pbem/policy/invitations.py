@@ -18,6 +18,7 @@ from pbem.config import Config
 from pbem.mail.tokens import confirm_token, reply_address, seat_token
 from pbem.mail.words import subject
 from pbem.play import Table
+from pbem.players import is_forgotten
 from pbem.policy import limits
 from pbem.policy.letters import note
 from pbem.store import Player
@@ -34,6 +35,10 @@ def refusal(config: Config, kind: str, inviter: Player | None = None,
     this module), for them to read; None if they may. Every invitation by a player counts
     alike (pbem.policy.limits); a confirmation request, which nobody sent, only against
     the hourly cap."""
+    gone = [address for address in addresses if is_forgotten(address)]
+    if gone:  # a forgotten player's row: it reads no mail and would keep a game waiting
+        return (f"{', '.join(gone)} cannot be invited: no mail reaches that address (the "
+                f"player there asked to be forgotten).")
     if kind in (GAME, TOURNAMENT, SEEK, ADDRESS):
         return limits.invitation_refusal(config, inviter, list(addresses))
     if limits.unconfirmed_cap_reached(config):  # a sender's confirmation
