@@ -449,6 +449,10 @@ class GemForge(Engine):
         from pbem.engines.gemforge.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
+    def sheet(self, view: dict, size: int = 480):
+        from pbem.engines.gemforge.render import sheet
+        return sheet(view, size)
+
 
 def plain(value):
     """Tuples to lists, all the way down, for JSON."""

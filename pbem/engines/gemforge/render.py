@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from pbem.engines.gemforge.state import seat_name
-from pbem.engines.svg import caption_height, caption_text
+from pbem.engines.svg import Sheet, caption_height, caption_text, text_box
 
 GEM_FILL = {"R": "#d33", "G": "#2a2", "Y": "#eb0", "L": "#7cd"}
 BACKGROUND = {"brown": "#b08860", "light blue": "#bfe3f2"}
@@ -136,39 +136,65 @@ def _listed(cards: list[str]) -> list[str]:
 
 def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     """Rows: the mine as a line of gems, the market, then each seat's cart and ornaments."""
+    return sheet(view, size, caption).svg()
+
+
+PAPER, INK, EDGE = "#fbf8f2", "#000", "#555"
+
+
+def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
+    """The diagram as a Sheet (pbem.engines.svg): the paper is the background; each gem,
+    tile and line of text is a piece, so a picture for mail draws each once and places
+    it (pbem.mail.pictures)."""
     row_h, gem_r = 56, 7
     rows = 3 + view["players"]
     height = rows * row_h + caption_height(640, caption, CAPTION_FONT)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
-             f'height="{height * size / 640:.0f}" viewBox="0 0 640 {height}" '
-             f'font-family="sans-serif" font-size="12">',
-             f"<title>{escape(_headline(view))}</title>",
-             '<rect width="640" height="100%" fill="#fbf8f2"/>']
-    parts.append(_text(8, 18, f"Mine ({len(view['mine'])}), front first"))
-    for i, gem in enumerate(view["mine"][:40]):
-        parts.append(_gem(14 + i * 15.5, 34, gem, gem_r))
-    parts.append(_text(8, row_h + 18, "Market"))
-    for i, tile in enumerate(view["market"]):
-        if tile:
-            parts.append(_tile(60 + i * 145, row_h + 6, tile, None))
+    inherit = 'font-family="sans-serif" font-size="12"'
+    drawing = Sheet(size, round(height * size / 640), 640, height, PAPER,
+                    (INK, EDGE, "#888", "#fff", *GEM_FILL.values(), *BACKGROUND.values()),
+                    inherit, surfaces=tuple(BACKGROUND.values()))
+    drawing.open(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
+                 f'height="{height * size / 640:.0f}" viewBox="0 0 640 {height}" {inherit}>',
+                 f"<title>{escape(_headline(view))}</title>")
+    drawing.add(f'<rect width="640" height="100%" fill="{PAPER}"/>')
+
+    def text(x: float, y: float, line: str, bold: bool = False) -> None:
+        drawing.add(_text(x, y, line, bold), ("text", line, bold),
+                    text_box(round(x), round(y), 12, line, bold=bold))
+
+    def gem(x: float, y: float, letter: str | None) -> None:
+        reach = gem_r + 2
+        drawing.add(_gem(x, y, letter, gem_r), ("gem", letter),
+                    (x - reach, y - reach, x + reach, y + reach))
+
+    def tile(x: float, y: float, face: dict, gems: str | None) -> None:
+        drawing.add(_tile(x, y, face, gems), ("tile", repr(face), gems),
+                    (x - 1, y - 1, x + 139, y + 45))
+
+    text(8, 18, f"Mine ({len(view['mine'])}), front first")
+    for i, letter in enumerate(view["mine"][:40]):
+        gem(14 + i * 15.5, 34, letter)
+    text(8, row_h + 18, "Market")
+    for i, face in enumerate(view["market"]):
+        if face:
+            tile(60 + i * 145, row_h + 6, face, None)
     for seat in range(view["players"]):
         y = (2 + seat) * row_h + 4
         label = f"{seat_name(seat)}{' (you)' if seat == view.get('you') else ''}"
-        parts.append(_text(8, y + 14, label, bold=seat == view["active"]))
-        parts.append(_text(8, y + 30, f"{view['points'][seat]} pts, "
-                                      f"{view['hand_sizes'][seat]} cards"))
+        text(8, y + 14, label, bold=seat == view["active"])
+        text(8, y + 30, f"{view['points'][seat]} pts, {view['hand_sizes'][seat]} cards")
         for i in range(3):
-            gem = view["carts"][seat][i] if i < len(view["carts"][seat]) else None
-            parts.append(_gem(110 + i * 18, y + 22, gem, gem_r))
-        for i, tile in enumerate(view["ornaments"][seat]):
-            parts.append(_tile(175 + i * 150, y, tile, tile["gems"]))
+            letter = view["carts"][seat][i] if i < len(view["carts"][seat]) else None
+            gem(110 + i * 18, y + 22, letter)
+        for i, face in enumerate(view["ornaments"][seat]):
+            tile(175 + i * 150, y, face, face["gems"])
     y = rows * row_h - 12
     if view.get("hand") is not None:
-        parts.append(_text(8, y, "Your cards: " + (", ".join(view["hand"]) or "none")))
+        text(8, y, "Your cards: " + (", ".join(view["hand"]) or "none"))
     if caption:
-        parts.append(caption_text(640, rows * row_h, 0, caption, CAPTION_FONT, "sans-serif"))
-    parts.append("</svg>")
-    return "\n".join(parts)
+        drawing.add(caption_text(640, rows * row_h, 0, caption, CAPTION_FONT, "sans-serif"),
+                    ("caption", caption), (0, rows * row_h, 640, height))
+    return drawing
 
 
 def _text(x: float, y: float, text: str, bold: bool = False) -> str:

@@ -483,6 +483,10 @@ class Onix(Engine):
         from pbem.engines.onix.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
+    def sheet(self, view: dict, size: int = 480):
+        from pbem.engines.onix.render import sheet
+        return sheet(view, size)
+
 
 def _is_repeat(decision) -> bool:
     return isinstance(decision, tuple) and decision[0] == REPEAT

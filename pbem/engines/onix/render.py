@@ -12,7 +12,7 @@ import textwrap
 from html import escape
 
 from notation.onix import EFFECTS, GEM_NAMES, GEMS
-from pbem.engines.svg import caption_height, caption_text
+from pbem.engines.svg import Sheet, caption_height, caption_text, text_box
 
 WIDTH = 72
 LEGEND = "  ".join(f"{letter} {name}={effect.capitalize()}"
@@ -152,74 +152,114 @@ def _text(x: float, y: float, size: float, text: str, anchor: str = "middle",
 def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
     """A standalone SVG `size` pixels wide: the piles in their circle, then a row per
     player with the Hoard size and every Collection's cards."""
+    return sheet(view, size, caption).svg()
+
+
+TABLE = "#eef3e8"
+CARD, EDGE = "#fffdf6", "#555"
+
+
+def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
+    """The diagram as a Sheet (pbem.engines.svg): the table is the background; each
+    card, line of text and rule is a piece, so a picture for mail draws each card once
+    and places it (pbem.mail.pictures). The height is known once the rows are laid out,
+    so they are laid out first, then written in order."""
     u = size / 100  # one unit: a hundredth of the width
-    parts = _pile_circle(view, u)
+    pieces = _pile_circle(view, u)
     y = 66 * u
     for seat, collections in enumerate(view["collections"]):
         row, height = _player_row(view, seat, collections, y, u)
-        parts += row
+        pieces += row
         y += height
     if caption:
-        parts.append(caption_text(size, y, 0, caption, family="sans-serif"))
+        pieces.append((caption_text(size, y, 0, caption, family="sans-serif"),
+                       ("caption", caption), (0, y, size, y + caption_height(size, caption))))
         y += caption_height(size, caption)
     description = escape(f"Onix, {view['players']} players. {status(view)}")
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{y + 2 * u:.0f}" '
-            f'viewBox="0 0 {size} {y + 2 * u:.1f}" role="img" aria-label="{description}">'
-            f'<title>{description}</title><rect width="100%" height="100%" fill="#eef3e8"/>')
-    return "\n".join([head, *parts, "</svg>"])
+    drawing = Sheet(size, round(y + 2 * u), size, y + 2 * u, TABLE,
+                    ("#000", EDGE, "#999", "#b9c7ad", "#cbd5c0", CARD,
+                     *GEM_COLOURS.values()), surfaces=(CARD,))
+    drawing.open(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
+                 f'height="{y + 2 * u:.0f}" viewBox="0 0 {size} {y + 2 * u:.1f}" role="img" '
+                 f'aria-label="{description}"><title>{description}</title>')
+    drawing.add(f'<rect width="100%" height="100%" fill="{TABLE}"/>')
+    for piece in pieces:
+        drawing.add(*piece)
+    return drawing
 
 
-def _pile_circle(view: dict, u: float) -> list[str]:
+def _text_piece(x: float, y: float, size: float, text: str, anchor: str = "middle",
+                weight: str = "normal") -> tuple:
+    return (_text(x, y, size, text, anchor, weight), ("text", text, size, anchor, weight),
+            text_box(x, y, size, text, {"middle": "middle", "start": "start",
+                                        "end": "end"}[anchor], bold=weight == "bold"))
+
+
+def _card_piece(letters: str, x: float, y: float, w: float, h: float) -> tuple:
+    return (_card(letters, x, y, w, h), ("card", letters, w, h),
+            (x - 1, y - 1, x + w + 1, y + h + 1))
+
+
+def _pile_circle(view: dict, u: float) -> list[tuple]:
     first, _, rest = status(view).partition("; ")
-    parts = [_text(2 * u, 5 * u, 3.2 * u, first + ("." if rest else ""), "start", "bold"),
-             _text(2 * u, 9 * u, 2.8 * u, rest[:1].upper() + rest[1:], "start")]
+    parts = [_text_piece(2 * u, 5 * u, 3.2 * u, first + ("." if rest else ""), "start",
+                         "bold"),
+             _text_piece(2 * u, 9 * u, 2.8 * u, rest[:1].upper() + rest[1:], "start")]
     if view["retrieved"]:  # a column at the left: each card with the pile it came from
-        parts.append(_text(2 * u, 14 * u, 2.6 * u, "to place:", "start"))
+        parts.append(_text_piece(2 * u, 14 * u, 2.6 * u, "to place:", "start"))
         for i, taken in enumerate(view["retrieved"]):
             y = 16 * u + i * 8.5 * u
-            parts.append(_card(taken["card"], 2 * u, y, 5 * u, 7 * u))
-            parts.append(_text(8 * u, y + 4.5 * u, 2.8 * u, taken["pile"], "start", "bold"))
+            parts.append(_card_piece(taken["card"], 2 * u, y, 5 * u, 7 * u))
+            parts.append(_text_piece(8 * u, y + 4.5 * u, 2.8 * u, taken["pile"], "start",
+                                     "bold"))
     cx, cy, radius, w, h = 50 * u, 37 * u, 21 * u, 10 * u, 14 * u
-    parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{radius:.1f}" fill="none" '
-                 f'stroke="#b9c7ad" stroke-width="{u:.1f}"/>')
-    parts.append(_text(cx, cy - u, 3 * u, "discard"))
-    parts.append(_text(cx, cy + 3 * u, 3 * u, str(view["discard"])))
+    reach = radius + u
+    parts.append((f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{radius:.1f}" fill="none" '
+                  f'stroke="#b9c7ad" stroke-width="{u:.1f}"/>', ("circle", radius, u),
+                  (cx - reach, cy - reach, cx + reach, cy + reach)))
+    parts.append(_text_piece(cx, cy - u, 3 * u, "discard"))
+    parts.append(_text_piece(cx, cy + 3 * u, 3 * u, str(view["discard"])))
     for index, pile in enumerate(view["piles"]):
         angle = -math.pi / 2 + index * 2 * math.pi / 5  # A at the top, then clockwise
         x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
         if pile["top"]:
-            parts.append(_card(pile["top"], x - w / 2, y - h / 2, w, h))
+            parts.append(_card_piece(pile["top"], x - w / 2, y - h / 2, w, h))
         else:
-            parts.append(f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" '
-                         f'height="{h:.1f}" rx="{w / 8:.1f}" fill="none" stroke="#999" '
-                         f'stroke-dasharray="4 3"/>')
+            parts.append((f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" '
+                          f'height="{h:.1f}" rx="{w / 8:.1f}" fill="none" stroke="#999" '
+                          f'stroke-dasharray="4 3"/>', ("empty", w, h),
+                          (x - w / 2 - 1, y - h / 2 - 1, x + w / 2 + 1, y + h / 2 + 1)))
         side = -1 if index in (3, 4) else 1
-        parts.append(_text(x + side * (w / 2 + 1.5 * u), y, 3.4 * u, pile["name"],
-                           anchor="start" if side > 0 else "end", weight="bold"))
-        parts.append(_text(x + side * (w / 2 + 1.5 * u), y + 4 * u, 2.8 * u,
-                           f"{pile['size']} cards", anchor="start" if side > 0 else "end"))
+        parts.append(_text_piece(x + side * (w / 2 + 1.5 * u), y, 3.4 * u, pile["name"],
+                                 anchor="start" if side > 0 else "end", weight="bold"))
+        parts.append(_text_piece(x + side * (w / 2 + 1.5 * u), y + 4 * u, 2.8 * u,
+                                 f"{pile['size']} cards",
+                                 anchor="start" if side > 0 else "end"))
     return parts
 
 
 def _player_row(view: dict, seat: int, collections: list[dict], y: float,
-                u: float) -> tuple[list[str], float]:
+                u: float) -> tuple[list[tuple], float]:
     """One player's Hoard size and Collections (cards top to bottom = bottom to top)."""
     w, h, gap = 6 * u, 8 * u, 2 * u
     marker = "▶ " if seat == view["turn"] else ""
-    parts = [_text(2 * u, y + 4 * u, 3.2 * u, f"{marker}{seat_name(view, seat)}", "start",
-                   "bold"),
-             _text(2 * u, y + 8 * u, 2.8 * u, f"Hoard {view['hoards'][seat]}", "start")]
+    parts = [_text_piece(2 * u, y + 4 * u, 3.2 * u, f"{marker}{seat_name(view, seat)}",
+                         "start", "bold"),
+             _text_piece(2 * u, y + 8 * u, 2.8 * u, f"Hoard {view['hoards'][seat]}",
+                         "start")]
     x, top, tallest = 22 * u, y + 4 * u, 0.0
     for collection in collections:
         if x + w > 98 * u:
             x, top = 22 * u, top + tallest + 5 * u
             tallest = 0.0
-        parts.append(_text(x + w / 2, top - u, 2.6 * u, str(collection["number"])))
+        parts.append(_text_piece(x + w / 2, top - u, 2.6 * u, str(collection["number"])))
         for i, card in enumerate(collection["cards"]):
-            parts.append(_card(card, x, top + i * (h + 0.6 * u), w, h))
+            parts.append(_card_piece(card, x, top + i * (h + 0.6 * u), w, h))
         tallest = max(tallest, len(collection["cards"]) * (h + 0.6 * u))
         x += w + gap
     height = max(top - y + tallest, 10 * u) + 4 * u
-    parts.append(f'<line x1="{2 * u:.1f}" y1="{y + height - 2 * u:.1f}" x2="{98 * u:.1f}" '
-                 f'y2="{y + height - 2 * u:.1f}" stroke="#cbd5c0"/>')
+    rule = y + height - 2 * u
+    parts.append((f'<line x1="{2 * u:.1f}" y1="{rule:.1f}" x2="{98 * u:.1f}" '
+                  f'y2="{rule:.1f}" stroke="#cbd5c0"/>', ("rule", u),
+                  (2 * u - 1, rule - 1.5, 98 * u + 1, rule + 1.5)))
     return parts, height
