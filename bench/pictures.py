@@ -11,8 +11,8 @@ made as it is.
    kept background and placed pieces written by Pillow's PNG encoder, and what
    pbem.mail.pictures does (the same, its deflate kept in bands of rows, so that a move
    compresses only the few bands it changed).
-3. **The card games** (drawn whole: resvg, then Pillow's palette), one picture each,
-   with the mail's size.
+3. **The card games**: the pictures of a whole game's mails, from pieces (each card,
+   gem, tile and line drawn once and placed), beside the same drawn whole.
 """
 
 from __future__ import annotations
@@ -80,8 +80,8 @@ def three_ways(moves: list[str], count: int = 30) -> None:
     style = pictures._style(sheets[0])
 
     def pillow_encoder(sheet):
-        canvas = pictures._compose(style, pictures._placed(style, sheet))
-        canvas.crop((1, 0, style.width + 1, style.height)).save(io.BytesIO(), "PNG")
+        canvas = pictures._compose(style.canvas(sheet), pictures._placed(style, sheet))
+        canvas.crop((1, 0, style.width + 1, canvas.height)).save(io.BytesIO(), "PNG")
     queue = iter(sheets)
     spent = cpu(lambda: pillow_encoder(next(queue)), len(sheets))
     print(f"  kept background and pieces, Pillow's PNG encoder: {spent * 1e3:5.2f} ms")
@@ -92,22 +92,37 @@ def three_ways(moves: list[str], count: int = 30) -> None:
 
 
 def card_games() -> None:
+    """A whole game of each, random decisions: after each, the picture of every seat the
+    game waits for (whom a mail goes to), drawn from pieces (pbem.mail.pictures), beside
+    the same pictures of every tenth decision drawn whole (the library alone)."""
     import random
+
+    import resvg_py
     for engine_id, count in (("onix", 4), ("baronoxx", 5), ("gemforge", 3)):
         engine = ENGINES[engine_id]
         game = Game(engine, {}, [f"p{n}" for n in range(count)], seed="bench")
         rng = random.Random(1)
-        for _ in range(40):
+        views = []
+        while game.to_act:
             seat = rng.choice(sorted(game.to_act))
             game.play(seat, engine.notation(game.state, seat,
                                             engine.random_decision(game.state, seat, rng)))
-        views = [engine.view(game.state, seat) for seat in range(count)]
-        queue = iter(views * 2)
-        pictures.picture(engine, views[0])  # fonts loaded
-        spent = cpu(lambda: pictures.picture(engine, next(queue)), count)
-        size = len(pictures.picture(engine, views[0]).png)
-        print(f"  {engine.title:20} {spent * 1e3:6.1f} ms a picture (each seat's own), "
-              f"{size / 1024:.0f} KB")
+            views += [engine.view(game.state, waiting) for waiting in sorted(game.to_act)
+                      if waiting >= 0]
+        queue = iter(views)
+        spent = cpu(lambda: pictures.picture(engine, next(queue)), len(views))
+        sample = iter(views[::10])
+
+        def whole():
+            svg = engine.svg_diagram(next(sample), size=pictures.WIDTH)
+            drawn = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg))))
+            flat = drawn.convert("RGB").quantize(64, method=Image.Quantize.MEDIANCUT)
+            flat.save(io.BytesIO(), "PNG")
+        whole_cpu = cpu(whole, len(views[::10]))
+        size = max(len(pictures.picture(engine, view).png) for view in views[::25])
+        print(f"  {engine.title:20} {spent * 1e3:5.1f} ms a picture over a whole game "
+              f"({len(views)} mails; drawn whole: {whole_cpu * 1e3:5.1f} ms), "
+              f"at most {size / 1024:.0f} KB")
 
 
 def run(seconds: float = 3.0) -> None:

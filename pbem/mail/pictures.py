@@ -130,29 +130,32 @@ def png(sheet: Sheet) -> bytes:
         key = ("given", sheet.given)
         return _PICTURES.get(key) or _PICTURES.put(key, _whole(sheet))
     style = _style(sheet)
+    height = round(sheet.height)
     placed = _placed(style, sheet)
-    picture_key = (style.serial, tuple(where[0] for where in placed))
+    picture_key = (style.serial, height, tuple(where[0] for where in placed))
     found = _PICTURES.get(picture_key)
     if found is None:
-        found = _PICTURES.put(picture_key, _encode(_compose(style, placed), style.width,
-                                                   style.height, style.palette.getpalette()))
+        canvas = _compose(style.canvas(sheet), placed)
+        found = _PICTURES.put(picture_key, _encode(canvas, style.width, height,
+                                                   style.palette.getpalette()))
     return found
 
 
 def _placed(style, sheet: Sheet) -> list:
     """Where each of the sheet's pieces goes (_Style.place), in the order drawn."""
     placements, placed = style.placements, []
+    height = round(sheet.height)
     pieces = sheet.pieces()
-    new = [piece for piece in pieces if (piece[1], piece[2]) not in placements]
+    new = [piece for piece in pieces if (piece[1], piece[2], height) not in placements]
     if new:
         style.rasterise(new)  # the sprites they lack, all in one call of resvg
     for svg, key, box in pieces:
-        where = placements.get((key, box))
+        where = placements.get((key, box, height))
         if where is None:
             if len(placements) >= PLACEMENTS:  # a bound, never reached by a board's mail
                 placements.clear()
                 style.serial = next(_SERIALS)  # the numbers start again: new keys
-            where = placements[(key, box)] = style.place(key, box, svg)
+            where = placements[(key, box, height)] = style.place(key, box, svg, height)
         if where is not OUTSIDE:
             placed.append(where)
     return placed
@@ -163,21 +166,21 @@ _SERIALS = itertools.count()  # styles made in this process: the pictures' keys 
 
 
 class _Style:
-    """A background rasterised, its palette, and the pieces rasterised for it."""
+    """A background, its palette, and the pieces rasterised for it: one for every sheet
+    of a width and a background, whatever its height (a card table grows with the
+    cards on it), with a canvas rasterised for each height."""
 
     def __init__(self, sheet: Sheet, key):
         self.key = key
-        self.width, self.height = round(sheet.width), round(sheet.height)
+        self.width = round(sheet.width)
         self.inherit, self.ground = sheet.inherit, sheet.ground
-        self.view = (sheet.view_width, sheet.view_height)
-        drawn = _raster(_svg(sheet, "\n".join(sheet.background())), self.width, self.height,
+        self.view_width = sheet.view_width
+        self.background = "\n".join(sheet.background())
+        drawn = _raster(_svg(sheet, self.background), self.width, round(sheet.height),
                         sheet.ground)
         self.palette = _palette(drawn, sheet.ground, sheet.colours, sheet.surfaces)
-        # One column more on the left, always 0: PNG's filter byte "none" of each row, so
-        # the canvas's bytes are the PNG's rows as they are.
-        self.canvas = Image.new("P", (self.width + 1, self.height), 0)
-        self.canvas.putpalette(self.palette.getpalette())
-        self.canvas.paste(_indexed(drawn, self.palette), (1, 0))
+        self.canvases = Kept(8)
+        self.canvases.put((round(sheet.height), sheet.view_height), self._canvas(drawn))
         self.pieces: dict = {}
         # Where each (kind of piece, box) goes, found once: (its number, the rectangle
         # on the canvas, the sprite's and the mask's cores, cut to the drawing). A
@@ -185,18 +188,37 @@ class _Style:
         self.placements: dict = {}
         self.serial = next(_SERIALS)
 
+    def _canvas(self, drawn: Image.Image) -> Image.Image:
+        """The background's pixels in the palette, with one column more on the left,
+        always 0: PNG's filter byte "none" of each row, so the canvas's bytes are the
+        PNG's rows as they are."""
+        canvas = Image.new("P", (self.width + 1, drawn.height), 0)
+        canvas.putpalette(self.palette.getpalette())
+        canvas.paste(_indexed(drawn, self.palette), (1, 0))
+        return canvas
+
+    def canvas(self, sheet: Sheet) -> Image.Image:
+        """The background at the sheet's height, rasterised the first time."""
+        key = (round(sheet.height), sheet.view_height)
+        found = self.canvases.get(key)
+        if found is None:
+            drawn = _raster(_svg(sheet, self.background), self.width, key[0], sheet.ground)
+            found = self.canvases.put(key, self._canvas(drawn))
+        return found
+
     def pixels(self, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
         """A box of the diagram's units as whole pixels, every pixel it touches."""
-        scale = self.width / self.view[0]
+        scale = self.width / self.view_width
         return (math.floor(box[0] * scale), math.floor(box[1] * scale),
                 math.ceil(box[2] * scale), math.ceil(box[3] * scale))
 
-    def place(self, key, box: tuple[float, float, float, float], svg: str):
-        """Where the piece `key` at `box` (the diagram's units) goes: each at the whole
-        pixel nearest its place, its sprite rasterised for its size the first time."""
+    def place(self, key, box: tuple[float, float, float, float], svg: str, height: int):
+        """Where the piece `key` at `box` (the diagram's units) goes on a canvas of
+        `height`: each at the whole pixel nearest its place, cut to the canvas, its
+        sprite rasterised for its size the first time."""
         x0, y0, x1, y1 = self.pixels(box)
         left, top = max(0, -x0), max(0, -y0)
-        right, bottom = max(0, x1 - self.width), max(0, y1 - self.height)
+        right, bottom = max(0, x1 - self.width), max(0, y1 - height)
         if x1 - right <= x0 + left or y1 - bottom <= y0 + top:
             return OUTSIDE
         found = self.pieces.get((key, x1 - x0, y1 - y0))
@@ -215,7 +237,7 @@ class _Style:
         size in pixels with the mask of the pixels it covers, drawn in one call of resvg
         one under the other: a call costs ~3 ms before it draws anything (its fonts),
         and a card table's mail may want a dozen new pieces (a seat's new line)."""
-        scale = self.width / self.view[0]
+        scale = self.width / self.view_width
         wanted = {}
         for svg, key, box in pieces:
             x0, y0, x1, y1 = self.pixels(box)
@@ -247,15 +269,15 @@ class _Style:
 
 
 def _style(sheet: Sheet) -> _Style:
-    key = (sheet.width, sheet.height, sheet.view_width, sheet.view_height, sheet.inherit,
-           sheet.ground, sheet.colours, sheet.surfaces, tuple(sheet.background()))
+    key = (sheet.width, sheet.view_width, sheet.inherit, sheet.ground, sheet.colours,
+           sheet.surfaces, tuple(sheet.background()))
     return _STYLES.get(key) or _STYLES.put(key, _Style(sheet, key))
 
 
-def _compose(style: _Style, placed: list) -> Image.Image:
+def _compose(background: Image.Image, placed: list) -> Image.Image:
     """The background with the pieces pasted on, in the order drawn. The canvas's first
     column is the rows' filter bytes: a piece at x goes to x + 1."""
-    canvas = style.canvas.copy()
+    canvas = background.copy()
     core = canvas.im  # Pillow's own paste, without Image.paste's checks: 0.4 µs a piece, not 3
     for _, rectangle, sprite, mask in placed:
         core.paste(sprite, rectangle, mask)
