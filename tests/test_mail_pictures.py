@@ -36,6 +36,27 @@ def img_tags(markup: str) -> list[dict[str, str]]:
             re.findall(r"<img\b[^>]*>", markup)]
 
 
+def valid_png(data: bytes) -> bool:
+    """Every chunk's CRC, the zlib stream's Adler-32 and its length checked (our PNG
+    is written by hand: pbem.mail.pictures), and Pillow reads every pixel."""
+    import struct
+    import zlib
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at, idat, header = 8, b"", None
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(
+            kind + body)
+        header = body if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + length
+    width, height = struct.unpack(">II", header[:8])
+    assert len(zlib.decompress(idat)) == (width + 1) * height  # checks the Adler-32 too
+    Image.open(io.BytesIO(data)).load()
+    return True
+
+
 def game_mail(person):
     """The person's latest game mail (its Reply-To carries their seat's token)."""
     return next(m for m in reversed(person.inbox) if "pbem+" in (m["Reply-To"] or ""))
@@ -60,6 +81,7 @@ def test_an_onyx_mail_shows_the_seats_view_as_a_picture_from_its_cid_part(onyx):
     drawn = Image.open(io.BytesIO(images[tag["src"][4:]]))
     assert drawn.size == (480, 480) and drawn.mode == "P"  # opaque: no alpha, no tRNS
     assert "transparency" not in drawn.info
+    assert valid_png(images[tag["src"][4:]])
     # Drawn from bob's view, as his seat page draws it: the same bytes again.
     table = Table.load(game_id)
     assert images[tag["src"][4:]] == pictures.picture(table.engine,
@@ -171,8 +193,14 @@ def test_a_26x26_onyx_mail_is_at_most_100_kb_and_so_is_its_end_mail(config):
     game_id = long_onyx_game(config)
     table = Table.load(game_id)
     mail = letters.game_mail(config, table, 0, ["#600 bob: F6"], picture=True)
-    assert picture_parts(mail)
+    assert all(map(valid_png, picture_parts(mail).values()))
     assert len(wire_bytes(mail)) <= 100_000, len(wire_bytes(mail))
+    # The text part keeps the whole diagram, 26 rows of points; the HTML shows the
+    # picture in its place.
+    text = mail.get_payload()[0].get_payload(decode=True).decode()
+    assert "\n26  " in text and "\n 1  " in text and "  Z\n" in text
+    markup = mail.get_payload()[1].get_payload()[0].get_payload(decode=True).decode()
+    assert "<pre" not in markup.split("The record")[0] and '<img src="cid:' in markup
     play_random(game_id)  # to its end: the end mail carries the record as well
     table = Table.load(game_id)
     assert table.game.status == "finished"
@@ -193,7 +221,7 @@ def test_a_card_games_mail_is_at_most_60_kb(config, engine_id, count):
         table = Table.load(game_id)
         for seat in range(count):
             mail = letters.game_mail(config, table, seat, [], picture=True)
-            assert picture_parts(mail)
+            assert all(map(valid_png, picture_parts(mail).values()))
             largest = max(largest, len(wire_bytes(mail)))
     assert largest <= 60_000, largest
 

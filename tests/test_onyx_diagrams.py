@@ -100,3 +100,12 @@ def test_svg_without_caption_or_last_move():
     root = ET.fromstring(svg)
     assert root.get("width") == "480" and len(root.findall(f".//{SVG}circle")) == 8
     assert root.get("aria-label").endswith("black to move")
+
+
+def test_the_empty_board_and_its_stones_are_drawn_once_per_size_and_width():
+    """A diagram copies the empty board and its stones' SVG rather than writing them
+    again (a 26×26 board's were most of a mail's picture, and of a print page)."""
+    from pbem.engines.onyx import render
+    assert render._layout(26, 480) is render._layout(26, 480)
+    assert render._stones(26, 480) is render._stones(26, 480)
+    assert render._layout(26, 480) is not render._layout(26, 240)

@@ -132,12 +132,16 @@ def png(sheet: Sheet) -> bytes:
     style = _style(sheet)
     height = round(sheet.height)
     placed = _placed(style, sheet)
-    picture_key = (style.serial, height, tuple(where[0] for where in placed))
+    picture_key = (style.serial, height, sheet.view_height,
+                   tuple(where[0] for where in placed))
     found = _PICTURES.get(picture_key)
     if found is None:
         canvas = _compose(style.canvas(sheet), placed)
+        last = style.last_bands.get((height, sheet.view_height))
+        if last is None:
+            last = style.last_bands.put((height, sheet.view_height), [])
         found = _PICTURES.put(picture_key, _encode(canvas, style.width, height,
-                                                   style.palette.getpalette()))
+                                                   style.palette.getpalette(), last))
     return found
 
 
@@ -182,6 +186,7 @@ class _Style:
         self.canvases = Kept(8)
         self.canvases.put((round(sheet.height), sheet.view_height), self._canvas(drawn))
         self.pieces: dict = {}
+        self.last_bands = Kept(8)  # the last picture's bands on each canvas (_encode)
         # Where each (kind of piece, box) goes, found once: (its number, the rectangle
         # on the canvas, the sprite's and the mask's cores, cut to the drawing). A
         # board's points are few (1,300 on 26×26), so they are kept as long as the style.
@@ -381,14 +386,23 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % base) | ((sum2 % base) << 16)
 
 
-def _encode(canvas: Image.Image, width: int, height: int, palette: list[int]) -> bytes:
-    """The PNG of a canvas whose first column is the rows' filter bytes (0)."""
+def _encode(canvas: Image.Image, width: int, height: int, palette: list[int],
+            last: list | None = None) -> bytes:
+    """The PNG of a canvas whose first column is the rows' filter bytes (0). `last`:
+    the bands of the picture before on this canvas, with their deflate, updated here:
+    a band equal to the one before it is not looked up (comparing bytes costs a tenth
+    of hashing them), and most bands of a move are."""
     raw = canvas.tobytes()
     stride = (width + 1) * BAND
-    blocks, adler = [b"\x78\xda"], 1
-    for start in range(0, len(raw), stride):
+    blocks, adler = [b"\x78\x9c"], 1  # zlib's header: deflate, 32K window, level 6
+    for number, start in enumerate(range(0, len(raw), stride)):
         band = raw[start:start + stride]
-        data, check = _band(band)
+        if last is not None and number < len(last) and last[number][0] == band:
+            data, check = last[number][1]
+        else:
+            data, check = _band(band)
+            if last is not None:
+                last[number:number + 1] = [(band, (data, check))]
         blocks.append(data)
         adler = adler32_combine(adler, check, len(band))
     blocks.append(b"\x03\x00")  # the last block: empty, final

@@ -237,7 +237,6 @@ def print_notes(views: list[dict], first: int) -> tuple[dict[str, int], list[str
     return numbers, empty, gone
 
 
-@lru_cache(maxsize=32)
 @lru_cache(maxsize=16)
 def _stones(board_size: int, size: int) -> dict[tuple[str, str], tuple]:
     """Each point's stone of each colour, for a board and a width: its SVG, what it looks
@@ -258,6 +257,7 @@ def _stones(board_size: int, size: int) -> dict[tuple[str, str], tuple]:
     return table
 
 
+@lru_cache(maxsize=32)
 def _layout(board_size: int, size: int):
     """What a diagram `size` pixels wide of an empty board of `board_size` is, whatever
     the position: where each point is drawn (`at`), the scale, the height, and the
