@@ -171,6 +171,19 @@ class BaronOxx(Engine):
             return None
         return self.notation(state, seat, decision)
 
+    def anonymous(self, state: OxxState, seat: int, decision: tuple) -> bool:
+        """Preferences are private (N13): a standing preference that settles nothing, and
+        a secret choice that replaces one already made before the reveal (N14a), are
+        counted by nobody and shown to nobody while the game runs — the others learn
+        only that the seat has chosen, once (as Gem Forge's standing answers, G39). A
+        `pref` that settles the placement waiting for it is that seat's public answer."""
+        if seat == CHANCE:
+            return False
+        if decision[0] == "pref":
+            return not self.reveals(state, seat, decision)
+        return (decision[0] == "play" and state.phase == CHOOSE
+                and state.chosen[seat] is not None)
+
     def public_turn(self, state: OxxState) -> int:
         """The rounds carried out: a round's secret choices, its reveal and its row
         questions are one turn for a spectator, which ends when the next round's
