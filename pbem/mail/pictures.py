@@ -7,15 +7,16 @@ system library) rasterises; Pillow turns its pixels into a palette; this module 
 the PNG.
 
 A whole 26×26 board costs resvg ~180 ms, a hundred moves' worth of a server's CPU, so
-a diagram given in parts (a Sheet with pieces: Onyx) is put together from rasters that
-are kept (one process's memory, bounded):
+a diagram given in parts (a Sheet with pieces: every game's) is put together from
+rasters that are kept (one process's memory, bounded):
 
-- the *background* of a sheet (an empty board of a size) is rasterised once, with a
-  palette made from it and the sheet's declared colours only, so the palette never
-  depends on the position (nor on what other seats were shown);
-- each kind of *piece* (a black stone of a radius, the ring round the last move) is
-  rasterised once at its box's size, blended onto the sheet's ground, and placed
-  wherever it stands, each at the whole pixel nearest its place;
+- the *background* of a sheet (an empty board of a size, a card table) is rasterised
+  once, with a palette made from it and the sheet's declared colours only, so the
+  palette never depends on the position (nor on what other seats were shown);
+- each kind of *piece* (a black stone of a radius, the card 23 at a size, a line of
+  text) is rasterised once at its box's size, blended onto the sheet's ground, and
+  placed wherever it stands, each at the whole pixel nearest its place; the new pieces
+  of a picture are rasterised together, in one call of resvg;
 - the PNG's compressed data is made of bands of 8 rows, each compressed on its own
   and kept by its bytes: a move changes a few bands, so only those are compressed
   again (Pillow's encoder, compressing the whole picture, took ten times as long:
@@ -23,9 +24,10 @@ are kept (one process's memory, bounded):
   boundary join into one valid stream, and the stream's Adler-32 is combined from the
   bands' own.
 
-A diagram given whole (the card games) is rasterised whole and given a palette of its
-own pixels. The same sheet twice gives the same bytes, kept: both Onyx players and
-every spectator of a position cost one picture.
+A diagram given whole (an engine without a sheet of its own: RecordsAndPictures.sheet)
+is rasterised whole and given a palette of its own pixels. The same sheet twice gives
+the same bytes, kept: both Onyx players and every spectator of a position cost one
+picture.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def _fonts() -> dict:
 
 
 FONTS = _fonts()
-WHOLE_COLOURS = 64  # a card table drawn whole: its own 64 colours, ~20 KB
+WHOLE_COLOURS = 64  # a diagram drawn whole: its own 64 colours (a card table ~20 KB)
 BACKGROUND_COLOURS = 24  # a 26×26 board's mail: 56 KB with these, 68 with 128
 PLACEMENTS = 50_000  # kept places of pieces a style (a 26×26 board's mail needs ~4,000)
 OPAQUE = 24  # a piece's pixel less covered than this (of 255) leaves the background
