@@ -136,6 +136,8 @@ def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None) ->
         f"The limit lifts after {_at(lifts)} if you send nothing more before then (every "
         f"mail counts, the unread ones too). Then send again what was not carried out; "
         f"a move can carry several lines, and one mail can hold several commands.",
+        "If you did not send so many, someone wrote in your name; nothing in the mails "
+        "past the limit was carried out.",
     ]
 
 
