@@ -141,6 +141,22 @@ def test_pictures_are_switched_on_the_seat_page_with_its_own_form(config):
         as_text=True)
 
 
+def test_a_picture_that_cannot_be_drawn_leaves_the_mail_as_text_and_the_move_played(
+        onyx, monkeypatch, caplog):
+    """resvg refusing a drawing (a broken font, a bug) must not cost a move: the mail
+    goes with the text diagram, and the log says why."""
+    game_id, alice, bob = onyx
+
+    def broken(sheet):
+        raise ValueError("resvg: cannot render")
+    monkeypatch.setattr(pictures, "png", broken)
+    alice.reply("F6")
+    assert "#1 alice: F6" in body(bob.last)
+    assert picture_parts(bob.last) == {}
+    assert '<pre style="font-size: 13px; line-height: 1.2">' in html(bob.last)
+    assert "no picture of onyx" in caplog.text
+
+
 def test_a_spectator_and_the_end_mail_get_the_picture_too(onyx, players):
     game_id, alice, bob = onyx
     carol, = players("carol")

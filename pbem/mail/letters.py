@@ -10,6 +10,8 @@ shows the position as a picture drawn from that same view (pbem.mail.pictures).
 
 from __future__ import annotations
 
+import logging
+
 from notation.record import format_record
 from pbem.config import Config
 from pbem.mail import compose, pictures
@@ -18,12 +20,21 @@ from pbem.mail.tokens import play_token, reply_address, seat_token
 from pbem.mail.words import named_view, players_line, public_status, status, subject
 from pbem.play import Table, display_name
 
+log = logging.getLogger(__name__)
 
-def position_picture(config: Config, engine, view: dict, name: str) -> tuple[dict, dict]:
+
+def position_picture(config: Config, engine, view: dict,
+                     name: str) -> tuple[dict | None, dict]:
     """The picture of `view` for a mail's HTML: what its template needs (`cid`, `alt`,
     `width`, `height`) and the image by its Content-ID, for compose.build's `images`.
-    `name` makes the Content-ID unique within the mail (a digest has several)."""
-    drawn = pictures.picture(engine, view)
+    `name` makes the Content-ID unique within the mail (a digest has several). A picture
+    that cannot be drawn is logged and left out (None, {}): the mail goes with the text
+    diagram, as with `pictures off`, rather than failing the move that sends it."""
+    try:
+        drawn = pictures.picture(engine, view)
+    except Exception:
+        log.exception("no picture of %s for %s: the mail goes without one", engine.id, name)
+        return None, {}
     cid = f"{name}@{config.domain}"
     return ({"cid": cid, "alt": drawn.alt, "width": drawn.width, "height": drawn.height},
             {cid: drawn.png})
