@@ -75,17 +75,19 @@ def test_an_onyx_mail_shows_the_seats_view_as_a_picture_from_its_cid_part(onyx):
     [tag] = img_tags(html(mail))
     assert tag["src"] == f"cid:{next(iter(images))}"
     assert tag["alt"] == ("Onyx 12×12: 5 black and 4 white stones; last move F6; "
-                          "white to move")
-    assert (tag["width"], tag["height"]) == ("480", "480")
+                          "white to move. You are White: connect columns A and L (left "
+                          "and right).")
+    assert (tag["width"], tag["height"]) == ("480", "532")  # the board, the caption
     assert "<pre" not in html(mail).split("Players:")[1].split("How to reply")[0]
     drawn = Image.open(io.BytesIO(images[tag["src"][4:]]))
-    assert drawn.size == (480, 480) and drawn.mode == "P"  # opaque: no alpha, no tRNS
+    assert drawn.size == (480, 532) and drawn.mode == "P"  # opaque: no alpha, no tRNS
     assert "transparency" not in drawn.info
     assert valid_png(images[tag["src"][4:]])
     # Drawn from bob's view, as his seat page draws it: the same bytes again.
     table = Table.load(game_id)
-    assert images[tag["src"][4:]] == pictures.picture(table.engine,
-                                                      named_view(table, 1)).png
+    assert images[tag["src"][4:]] == pictures.picture(
+        table.engine, named_view(table, 1),
+        caption="You are White: connect columns A and L (left and right).").png
     assert "X Black   O White   (X) last move" in body(mail)  # the text part: the diagram
 
 
@@ -172,7 +174,8 @@ def test_a_spectator_and_the_end_mail_get_the_picture_too(onyx, players):
     [png] = picture_parts(end).values()
     public = table.engine.view(table.state, None)  # the final position, all shown
     public["names"] = named_view(table, None)["names"]
-    assert png == pictures.picture(table.engine, public).png
+    assert png == pictures.picture(table.engine, public,
+                                   caption=table.engine.identity(table.state, 0)).png
     [tag] = img_tags(html(end))
     assert "last move F6" in tag["alt"] and "has won" not in tag["alt"]  # a resignation
 

@@ -76,13 +76,13 @@ class RecordsAndPictures:
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         raise NotImplementedError
 
-    def sheet(self, view: dict, size: int = 480):
+    def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         """The SVG diagram in its parts, for a picture (pbem.engines.svg.Sheet). By
         default one part, rasterised whole; a game whose pieces are many (stones,
         cards) lists them, so that a picture places them instead of drawing them."""
         import re
 
         from pbem.engines.svg import Sheet
-        svg = self.svg_diagram(view, size=size)
+        svg = self.svg_diagram(view, size=size, caption=caption)
         found = re.match(r'<svg[^>]*\bwidth="([\d.]+)" height="([\d.]+)"', svg)
         return Sheet.whole(svg, float(found.group(1)), float(found.group(2)))

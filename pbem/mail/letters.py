@@ -23,15 +23,16 @@ from pbem.play import Table, display_name
 log = logging.getLogger(__name__)
 
 
-def position_picture(config: Config, engine, view: dict,
-                     name: str) -> tuple[dict | None, dict]:
+def position_picture(config: Config, engine, view: dict, name: str,
+                     caption: str | None = None) -> tuple[dict | None, dict]:
     """The picture of `view` for a mail's HTML: what its template needs (`cid`, `alt`,
     `width`, `height`) and the image by its Content-ID, for compose.build's `images`.
-    `name` makes the Content-ID unique within the mail (a digest has several). A picture
+    `name` makes the Content-ID unique within the mail (a digest has several); `caption`
+    goes under the position (the seat's identity: Onyx's colour and goal). A picture
     that cannot be drawn is logged and left out (None, {}): the mail goes with the text
     diagram, as with `pictures off`, rather than failing the move that sends it."""
     try:
-        drawn = pictures.picture(engine, view)
+        drawn = pictures.picture(engine, view, caption=caption)
     except Exception:
         log.exception("no picture of %s for %s: the mail goes without one", engine.id, name)
         return None, {}
@@ -67,7 +68,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     images = {}
     if picture and view is not None:
         context["picture"], images = position_picture(
-            config, engine, view, f"position.{game.id}.{game.shown_plies}.{seat}")
+            config, engine, view, f"position.{game.id}.{game.shown_plies}.{seat}", identity)
     player = table.seats[seat].player
     context["play_url"] = seat_page_url(config, table, seat)
     token = seat_token(config.secret_key, game.id, seat)

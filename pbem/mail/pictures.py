@@ -113,16 +113,18 @@ class Picture:
     alt: str
 
 
-def picture(engine, view: dict, width: int = WIDTH) -> Picture:
+def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) -> Picture:
     """The picture of `view`, drawn by the engine's own SVG of it (engine.sheet), the
-    one the web shows for that view; alt: the SVG's title, the position in words."""
-    sheet = engine.sheet(view, width)
+    one the web shows for that view, with `caption` under it (in Onyx: the seat's
+    colour and goal); alt: the SVG's title, the position in words, and the caption."""
+    sheet = engine.sheet(view, width, caption)
     with _LOCK:
         data = png(sheet)
     head = sheet.given or "".join(sheet.parts[:sheet.head])  # the root and its title
     title = re.search(r"<title>(.*?)</title>", head, re.S)
+    alt = unescape(title.group(1)).strip() if title else engine.title
     return Picture(data, round(sheet.width), round(sheet.height),
-                   unescape(title.group(1)).strip() if title else engine.title)
+                   f"{alt}. {caption}" if caption else alt)
 
 
 def png(sheet: Sheet) -> bytes:

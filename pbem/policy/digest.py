@@ -92,8 +92,8 @@ def _queue_digest(config: Config, player: Player, day: dt.date, now: dt.datetime
     for game in games:  # each game's position as a picture, drawn from the seat's view
         engine, view = game.pop("engine"), game.pop("view")
         if player.pictures:  # unless the player wrote `pictures off`
-            game["picture"], image = letters.position_picture(config, engine, view,
-                                                              f"position.{game['id']}")
+            game["picture"], image = letters.position_picture(
+                config, engine, view, f"position.{game['id']}", game["identity"] or None)
             images.update(image)
     count = f"{len(games)} game{'s' if len(games) > 1 else ''}"
     subject = f"[pbem] daily digest: {count} waiting for you"
@@ -118,6 +118,7 @@ def game_entry(config: Config, wait: WaitingGame, now: dt.datetime) -> dict:
         "players": words.players_line(table, seat),
         "diagram": engine.text_diagram(view).rstrip("\n"),
         "engine": engine, "view": view, "picture": None,  # the picture: _queue_digest
+        "identity": engine.identity(table.state, seat),
         "status": words.status(table, seat),
         "prompt": engine.prompt(table.state, seat, names=table.names),
         "since": controls.when(wait.since) if wait.since else "",

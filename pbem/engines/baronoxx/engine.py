@@ -522,6 +522,6 @@ class BaronOxx(Engine):
         from pbem.engines.baronoxx.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
-    def sheet(self, view: dict, size: int = 480):
+    def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         from pbem.engines.baronoxx.render import sheet
-        return sheet(view, size)
+        return sheet(view, size, caption)

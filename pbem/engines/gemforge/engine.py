@@ -449,9 +449,9 @@ class GemForge(Engine):
         from pbem.engines.gemforge.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
-    def sheet(self, view: dict, size: int = 480):
+    def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         from pbem.engines.gemforge.render import sheet
-        return sheet(view, size)
+        return sheet(view, size, caption)
 
 
 def plain(value):

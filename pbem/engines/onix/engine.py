@@ -483,9 +483,9 @@ class Onix(Engine):
         from pbem.engines.onix.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
-    def sheet(self, view: dict, size: int = 480):
+    def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         from pbem.engines.onix.render import sheet
-        return sheet(view, size)
+        return sheet(view, size, caption)
 
 
 def _is_repeat(decision) -> bool:

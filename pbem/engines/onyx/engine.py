@@ -501,9 +501,9 @@ class Onyx(Engine):
         from pbem.engines.onyx.render import text_diagram
         return text_diagram(view)
 
-    def sheet(self, view: dict, size: int = 480):
+    def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         from pbem.engines.onyx.render import sheet
-        return sheet(view, size)
+        return sheet(view, size, caption)
 
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None,
                     **notes) -> str:
