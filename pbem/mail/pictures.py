@@ -98,7 +98,7 @@ class Kept(OrderedDict):
 
 
 # What is kept, in this process only (a picture is made again where it is not):
-_STYLES = Kept(32)  # backgrounds with their palettes and pieces
+_STYLES = Kept(16)  # backgrounds with their palettes and pieces
 _BANDS = Kept(3000)  # compressed bands by their rows' bytes: ~15 MB at most
 _PICTURES = Kept(64)  # whole PNGs by their pieces' places (or their whole SVG)
 _LOCK = threading.Lock()  # the stores are shared by the threads that write mail
@@ -187,10 +187,10 @@ class _Style:
         drawn = _raster(_svg(sheet, self.background), self.width, round(sheet.height),
                         sheet.ground)
         self.palette = _palette(drawn, sheet.ground, sheet.colours, sheet.surfaces)
-        self.canvases = Kept(8)
+        self.canvases = Kept(4)
         self.canvases.put((round(sheet.height), sheet.view_height), self._canvas(drawn))
         self.pieces: dict = {}
-        self.last_bands = Kept(8)  # the last picture's bands on each canvas (_encode)
+        self.last_bands = Kept(4)  # the last picture's bands on each canvas (_encode)
         # Where each (kind of piece, box) goes, found once: (its number, the rectangle
         # on the canvas, the sprite's and the mask's cores, cut to the drawing). A
         # board's points are few (1,300 on 26×26), so they are kept as long as the style.
