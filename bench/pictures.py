@@ -13,6 +13,11 @@ made as it is.
    compresses only the few bands it changed).
 3. **The card games**: the pictures of a whole game's mails, from pieces (each card,
    gem, tile and line drawn once and placed), beside the same drawn whole.
+
+CPU time on a shared machine moves by a third from run to run; instructions do not.
+`python -m bench.pictures instructions off|on`, run under callgrind, counts those of 60
+moves by mail in process (pbem.intake.pipeline.receive, after 30 that fill the caches)
+between `callgrind_control -i on` and `off` (bench/README.md has the command).
 """
 
 from __future__ import annotations
@@ -125,6 +130,34 @@ def card_games() -> None:
               f"at most {size / 1024:.0f} KB")
 
 
+def instructions(pictures_on: bool) -> None:
+    """60 moves by mail in process with both players' pictures on or off, counted only
+    while callgrind's instrumentation is on (it is switched from here)."""
+    import os
+    import subprocess
+
+    from bench.mail import BIG, PLAYERS, move_mail
+    from pbem.admin import start_game
+    from pbem.config import Config
+    from pbem.intake.pipeline import receive
+    from pbem.store import open_database
+    moves = long_game()
+    with tempfile.TemporaryDirectory() as workdir:
+        config = Config(domain="pbem.test", secret_key="bench", maildir=f"{workdir}/mail",
+                        database_url=f"sqlite:///{workdir}/bench.db", rate_limit=10**9)
+        open_database(config.database_url)
+        game_id = start_game(config, ENGINES["onyx"], BIG, PLAYERS)
+        Player.update(pictures=pictures_on).execute()
+        for number, text in enumerate(moves[:90], start=1):
+            if number == 31:
+                subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())],
+                               capture_output=True, check=True)
+            seat = (number - 1) % 2
+            receive(config, move_mail(config, game_id, seat, number, text), PLAYERS[seat])
+        subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())],
+                       capture_output=True, check=True)
+
+
 def run(seconds: float = 3.0) -> None:
     print("\nPictures in game mail (one core; the server's CPU time)")
     moves = long_game()
@@ -137,4 +170,8 @@ def run(seconds: float = 3.0) -> None:
 
 
 if __name__ == "__main__":
-    run()
+    import sys
+    if sys.argv[1:2] == ["instructions"]:
+        instructions(sys.argv[2:3] == ["on"])
+    else:
+        run()

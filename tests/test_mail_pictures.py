@@ -313,3 +313,15 @@ def test_the_pictures_text_is_drawn_in_dejavu_sans():
     drawn = Image.open(io.BytesIO(pictures.picture(engine, view).png)).convert("L")
     letters_row = drawn.crop((40, 0, 440, 14))  # "A B C …" above the board
     assert min(letters_row.getextrema()) < 100  # without a font: all board, 230
+
+
+@pytest.mark.parametrize("length", [0, 1, 56, 57, 58, 59_999])
+def test_the_pictures_base64_is_what_the_email_package_writes(length):
+    """compose.base64_lines cuts the lines itself (for speed): RFC 2045's lines of 76,
+    byte for byte as email.encoders writes them."""
+    import base64
+    import random
+
+    from pbem.mail.compose import base64_lines
+    data = random.Random(length).randbytes(length)
+    assert base64_lines(data) == base64.encodebytes(data).decode("ascii")

@@ -15,7 +15,6 @@ it from the message itself, loading nothing from anywhere.
 from __future__ import annotations
 
 import base64
-import re
 import secrets
 from email.charset import QP, Charset
 from email.header import Header
@@ -118,10 +117,12 @@ def related(html: Message, images: dict[str, bytes]) -> Message:
     return whole
 
 
-_LINES_OF_76 = re.compile(".{1,76}")
-
-
 def base64_lines(data: bytes) -> str:
-    """Base64 in lines of 76 (RFC 2045), as MIMEImage writes it, in a tenth of its time
-    (email.encoders goes 57 bytes at a time through base64.encodebytes)."""
-    return "\n".join(_LINES_OF_76.findall(base64.b64encode(data).decode("ascii"))) + "\n"
+    """Base64 in lines of 76 (RFC 2045), as MIMEImage writes it, in a fifth of its
+    instructions (email.encoders goes 57 bytes at a time through base64.encodebytes; a
+    regular expression cutting the lines cost as much as the encoding)."""
+    if not data:
+        return ""
+    text = base64.b64encode(data).decode("ascii")
+    ends = range(76, len(text) + 76, 76)
+    return "\n".join(map(text.__getitem__, map(slice, range(0, len(text), 76), ends))) + "\n"
