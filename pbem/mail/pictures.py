@@ -71,7 +71,7 @@ def _fonts() -> dict:
 
 FONTS = _fonts()
 WHOLE_COLOURS = 64  # a diagram drawn whole: its own 64 colours (a card table ~20 KB)
-BACKGROUND_COLOURS = 24  # a 26×26 board's mail: 56 KB with these, 68 with 128
+BACKGROUND_COLOURS = 12  # a late 26×26 board: 50 KB; 58 with 24, 68 with 128
 PLACEMENTS = 50_000  # kept places of pieces a style (a 26×26 board's mail needs ~4,000)
 OPAQUE = 24  # a piece's pixel less covered than this (of 255) leaves the background
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
