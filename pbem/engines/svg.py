@@ -5,11 +5,17 @@ players, ply, move), so it is wrapped at word boundaries into as many lines as i
 and the diagram grows to hold them: it never runs past the edge at any size. A glyph is
 taken as CHAR_WIDTH ems wide, more than the average of common serif and sans-serif
 fonts, so that a line fits whatever font the reader's viewer picks.
+
+And the Sheet: a diagram written as its parts, the background and the pieces (a stone,
+a card, a line of text) with what each looks like and where it stands, so that the
+picture of a position for mail (pbem.mail.pictures) draws each kind of piece once and
+places it; its `svg()` is the web's diagram.
 """
 
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from html import escape
 
 CHAR_WIDTH = 0.55  # ems per character: more than most fonts' average
@@ -17,10 +23,12 @@ LINE_HEIGHT = 1.25  # lines of a caption, in ems
 MARGIN = 0.03  # of the width, on each side
 
 
-def caption_lines(caption: str, width: float, font: float) -> list[str]:
-    """The caption in lines that fit `width` at `font` pixels."""
+@lru_cache(maxsize=1024)
+def caption_lines(caption: str, width: float, font: float) -> tuple[str, ...]:
+    """The caption in lines that fit `width` at `font` pixels. Kept: a seat's caption
+    under its picture in every mail (Onyx's colour and goal) is wrapped once."""
     chars = max(8, int(width * (1 - 2 * MARGIN) / (font * CHAR_WIDTH)))
-    return textwrap.wrap(caption, chars, break_on_hyphens=False) or [""]
+    return tuple(textwrap.wrap(caption, chars, break_on_hyphens=False)) or ("",)
 
 
 def caption_height(width: float, caption: str | None, font: float | None = None) -> float:
