@@ -28,6 +28,9 @@ class Command:
     # An account command that, in a game's reply, knows that game (`remind` does not mail
     # its position twice): handler(speaker, table, seat, rest).
     in_reply: Callable | None = None
+    # The rest of the mail is what it reads (`annotate`: the record below its line), so
+    # no line after it runs: a record's tag lines are neither commands nor talk.
+    reads_below: bool = False
 
 
 IN_A_GAME, MAIL, ANYWHERE, TIME = ("In a game", "How much mail", "Anywhere", "Time")
@@ -88,7 +91,8 @@ COMMANDS = (
             "for me, one mail each", ANYWHERE, False, game.remind_from_game),
     Command("annotate", annotate, "annotate GAME", "publish an annotated record of a "
             "finished game you played (comments, variations), written below this line or "
-            "attached; its moves must be the game's", ANYWHERE, False, annotate_in_game),
+            "attached; its moves must be the game's", ANYWHERE, False, annotate_in_game,
+            reads_below=True),
     Command("help", None, "help", "this list", ANYWHERE, False),
     Command("vacation", account.vacation, "vacation 7d|off", "stop the clocks of all my "
             "games for 7 days (30 days a year), or start them again; `vacation` alone says "
@@ -113,6 +117,16 @@ BY_NAME = {command.name: command for command in COMMANDS}
 GAME_COMMANDS = {c.name: c for c in COMMANDS if c.in_game}
 ACCOUNT_COMMANDS = {c.name: c for c in COMMANDS if not c.in_game}
 TOPICS = (IN_A_GAME, MAIL, ANYWHERE, TIME, COMPETITION)
+
+
+def lines_to_run(lines: list[str]) -> list[str]:
+    """A mail's command lines up to the first command that reads the rest of the mail
+    (`reads_below`), which is its last."""
+    for index, line in enumerate(lines):
+        command = BY_NAME.get(line.partition(" ")[0].lower())
+        if command is not None and command.reads_below:
+            return lines[:index + 1]
+    return lines
 
 
 def help_text() -> list[str]:

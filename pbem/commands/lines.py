@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from pbem.commands.catalogue import ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text
+from pbem.commands.catalogue import (ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text,
+                                     lines_to_run)
 from pbem.commands.conditions import play_answers
 from pbem.commands.game import invitation_answer, over_note
 from pbem.commands.speaker import WEB, Refused, Speaker
@@ -35,7 +36,7 @@ def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -
     returns what became of the seat's lines (the pipeline caps error-only answers)."""
     table = Table.load(game_id)
     table.seats[seat].player = speaker.player
-    lines = _plain_invitation_answer(table, seat, lines)
+    lines = lines_to_run(_plain_invitation_answer(table, seat, lines))
     reports = {seat: run_lines(speaker, table, seat, lines)}
     if not lines:
         reports[seat].failed.append(("(nothing)", "No command was found in your mail. Write "
@@ -232,6 +233,7 @@ def _interrupted(table: Table, seat: int, ply: int) -> bool:
 
 def run_global_mail(speaker: Speaker, lines: list[str]) -> Report:
     paragraphs, report = [], Report()
+    lines = lines_to_run(lines)
     for index, line in enumerate(lines):
         try:
             paragraphs += run_account_line(speaker, line, direct=True) or []
