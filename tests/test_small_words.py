@@ -24,3 +24,21 @@ def test_a_record_right_under_annotate_is_the_annotation_not_talk(onyx):
     answer = words(bob.last)
     assert "published as annotation 2" in answer
     assert "Read as talk" not in answer and '[Event "Club night"]' not in answer
+
+
+def test_mail_before_the_game_starts_or_after_a_decline_asks_for_no_move(players):
+    carol, bob, dan = players("carol", "bob", "dan")
+    carol.write("new onix with bob@example.org dan@example.org")
+    carol.reply("yes, that was me")
+    bob.reply("accept")
+    accepted = body(bob.last)
+    assert "You accepted. The game starts when everyone has." in accepted
+    assert "write the move number too" not in accepted and "YOUR-MOVE" not in accepted
+    assert ("How to reply: nothing to send now; the game's first mail says what to play "
+            "once everyone has accepted.") in " ".join(accepted.split())
+    dan.reply("decline")
+    for person in (carol, bob, dan):
+        told = body(person.last)
+        assert "dan declined the invitation" in told or "Done: decline" in told, told
+        assert "YOUR-MOVE" not in told and "How to reply" not in told
+        assert "This game was cancelled: nothing more is played in it." in told

@@ -58,6 +58,8 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
         "report": report, "notes": list(notes), "news": news, "identity": identity or "",
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
         "clock": clock, "move_number": table.next_number, "finished": finished,
+        # Before the start and after a cancellation there is no move to ask for.
+        "stage": game.status, "answered": table.seats[seat].answer is not None,
         "game": {"id": game.id, "title": engine.title}, "dealt": engine.dealt,
         "players": players_line(table, seat),
         "url": f"{config.web_url}/games/{game.id}",
