@@ -4,6 +4,7 @@ literal text: what an answer says must be what was done, in the player's words.
 
 from mailtest import body
 from test_annotate_by_mail import MOVES, annotated
+from test_mail_gemforge import forge  # noqa: F401 (a fixture)
 
 
 def words(message) -> str:
@@ -42,3 +43,11 @@ def test_mail_before_the_game_starts_or_after_a_decline_asks_for_no_move(players
         assert "dan declined the invitation" in told or "Done: decline" in told, told
         assert "YOUR-MOVE" not in told and "How to reply" not in told
         assert "This game was cancelled: nothing more is played in it." in told
+
+
+def test_a_refused_move_is_quoted_whole_in_the_answer(forge):
+    game_id, (active, other) = forge
+    other.reply("take", quote=False)  # not their turn
+    answer = body(other.last)
+    assert ("Not played: take\n  'take': nothing is asked of you now: the game waits for "
+            in answer.replace("\r\n", "\n")), answer

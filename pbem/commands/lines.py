@@ -78,11 +78,19 @@ def run_lines(speaker: Speaker, table: Table, seat: int, lines: list[str]) -> Re
                                     "it): " + " / ".join(lines[index:]))
                 _finish_mail(table, seat, report)
             else:
-                report.failed.append((line, str(error).strip("'\"")))
+                report.failed.append((line, why(error)))
                 report.skipped = lines[index + 1:]
             return report
     _finish_mail(table, seat, report)
     return report
+
+
+def why(error: Exception) -> str:
+    """What a refusal says, as written: a KeyError (UnknownGame) would wrap its message in
+    quotes, but a message that starts by quoting what was read ('take': …) keeps them."""
+    if isinstance(error, KeyError) and error.args and isinstance(error.args[0], str):
+        return error.args[0]
+    return str(error)
 
 
 def _is_talk(table: Table, seat: int, line: str, error: Exception) -> bool:
@@ -243,7 +251,7 @@ def run_global_mail(speaker: Speaker, lines: list[str]) -> Report:
                 paragraphs.append("Read as talk, not as commands (nothing was done with "
                                   "it): " + " / ".join(lines[index:]))
                 break
-            report.failed.append((line, str(error).strip("'\"")))
+            report.failed.append((line, why(error)))
             report.skipped = lines[index + 1:]
             break
     if not lines:
