@@ -51,3 +51,17 @@ def test_a_refused_move_is_quoted_whole_in_the_answer(forge):
     answer = body(other.last)
     assert ("Not played: take\n  'take': nothing is asked of you now: the game waits for "
             in answer.replace("\r\n", "\n")), answer
+
+
+def test_a_second_address_confirmed_is_told_to_the_player(onyx, players, sink):
+    game_id, alice, bob = onyx
+    (work,) = players("alice.smith")
+    alice.write("address add alice.smith@example.org")
+    count = len(sink.messages)
+    work.reply("yes, it's me")
+    (told,) = sink.messages[count:]
+    assert told[0] == ["alice@example.org"]
+    assert told[1]["Subject"] == "[pbem] alice.smith@example.org is one of your addresses"
+    assert ("alice.smith@example.org answered: mail from it now counts as yours, in "
+            "every game. Your game mail still comes to alice@example.org; `address "
+            "remove alice.smith@example.org` undoes it.") in words(told[1])

@@ -5,10 +5,11 @@
 from __future__ import annotations
 
 from pbem.commands.speaker import ADDRESS, Refused, Speaker
+from pbem.config import Config
 from pbem.mail.words import status
 from pbem.play import Table
 from pbem.players import clean_name, owner_of
-from pbem.policy import digest, invitations, remind
+from pbem.policy import digest, invitations, letters, remind
 from pbem.store import Address, Game, Player, Request, Seat
 from pbem.timekeeping import vacations
 
@@ -127,9 +128,9 @@ def _add_address(speaker: Speaker, email: str) -> list[str]:
             f"count as yours. Your game mail still comes to {player.email}."]
 
 
-def confirm_address(request: Request, sender: str) -> bool:
-    """The new address answered its request: it is the player's now. False if the
-    answer did not come from that address."""
+def confirm_address(config: Config, request: Request, sender: str) -> bool:
+    """The new address answered its request: it is the player's now, and they are told
+    so. False if the answer did not come from that address."""
     email = request.lines[0] if request.lines else ""
     if sender != email:
         return False
@@ -137,4 +138,5 @@ def confirm_address(request: Request, sender: str) -> bool:
                                          & (Address.player == request.player)).execute()
     request.open = False
     request.save()
+    letters.address_confirmed(config, request.player, email)
     return True

@@ -303,7 +303,7 @@ def authenticate(intake: Intake) -> bool:
     if found is not None:  # a reply to a confirmation request
         request = Request.get_or_none(Request.id == found.request)
         if request is not None and request.kind == "address" and request.open:
-            if not confirm_address(request, sender):
+            if not confirm_address(intake.config, request, sender):
                 return intake.stop("ignored: address confirmation not from that address")
             return intake.stop("done: a second address confirmed")
         if request is None or request.player.email != sender or not request.open:

@@ -56,6 +56,14 @@ def refused_mail(config: Config, sender: str, subject: str, paragraphs: list[str
     return note(config, player, subject, paragraphs, in_reply_to=in_reply_to)
 
 
+def address_confirmed(config: Config, player: Player, address: str) -> bool:
+    """A second address answered its request (`address add`): the player hears so at
+    the address their game mail goes to, which is the one that asked for it."""
+    return note(config, player, f"[pbem] {address} is one of your addresses", [
+        f"{address} answered: mail from it now counts as yours, in every game. Your game "
+        f"mail still comes to {player.email}; `address remove {address}` undoes it."])
+
+
 def games_moved(config: Config, player: Player, old_address: str, games: list[int]) -> bool:
     """The operator merged an old address into this player's (`pbem admin merge`)."""
     return note(config, player, "[pbem] your games moved", [
