@@ -99,6 +99,6 @@ def test_the_arrow_keys_step_between_points(served, browser, config):  # noqa: F
         assert second and second != first
         page.keyboard.press("Enter")  # follows the focused point's link: its read-back
         expect(page.locator(".readback")).to_contain_text(f"{second}: a black stone on")
-        assert re.search(rf"move={second}$", page.url)
+        assert re.search(rf"move={second}#answer$", page.url)
     finally:
         context.close()

@@ -2,10 +2,11 @@
 
 The engine's SVG (pbem.engines.onyx.render) draws the position; this lays over it one
 link per point the seat may play, at the point's place in the same drawing, each leading
-to the read-back of that move (`?move=F6`). Links work without JavaScript; /play.js only
-adds stepping between them with the arrow keys. The places follow the renderer's own
-geometry (`coordinates` and its margin), and tests/test_web_play.py checks them against
-the stones it draws, so the two cannot drift apart unnoticed.
+to the read-back of that move (`?move=F6#answer`: a phone opens the page at it). Links
+work without JavaScript; /play.js only adds stepping between them with the arrow keys.
+The places follow the renderer's own geometry (`coordinates` and its margin), and
+tests/test_web_play.py checks them against the stones it draws, so the two cannot drift
+apart unnoticed.
 """
 
 from __future__ import annotations
@@ -32,14 +33,15 @@ def pixel_points(board_size: int, size: int) -> tuple[dict[str, tuple[float, flo
              for p, (x, y) in enumerate(places)}, scale)
 
 
-def clickable(svg: str, view: dict, size: int, playable: list[str], href: str) -> str:
-    """`svg` with a link on each playable point (`href` + the point's name)."""
+def clickable(svg: str, view: dict, size: int, playable: list[str], href: str,
+              anchor: str = "") -> str:
+    """`svg` with a link on each playable point (`href` + the point's name + `anchor`)."""
     at, scale = pixel_points(view["board"], size)
     radius = 0.33 * scale  # a square's midpoint is 0.71 lines from its corners
     spots = []
     for name in playable:
         x, y = at[name]
-        spots.append(f'<a class="point" href="{escape(href + quote(name))}" '
+        spots.append(f'<a class="point" href="{escape(href + quote(name) + anchor)}" '
                      f'aria-label="Play {name}" data-point="{name}">'
                      f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="#000" '
                      f'fill-opacity="0" stroke="none"/></a>')

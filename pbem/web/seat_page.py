@@ -15,7 +15,9 @@ mail unseen. The form is a plain HTML form:
 the text goes first to a read-back ("F6: a black stone on F6, capturing E5"), then a
 POST with the ply the page showed (the stale guard) and a CSRF token plays it through
 pbem.web.seat_moves, the same write path as mail. JavaScript (`/play.js`) only adds
-keyboard stepping over the board's points; clicking a point is a link.
+keyboard stepping over the board's points; clicking a point is a link. The read-back
+comes first beside the board, and the links and forms that ask for it end in `#answer`,
+so that on a phone, where it stands below the board, the page opens at it.
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ def board_svg(table: Table, seat: int, token: str) -> Markup:
     playable = points(table, seat)
     if playable:
         href = url_for("seat_page.show", token=token) + "?move="
-        svg = clickable(svg, view, DIAGRAM, playable, href)
+        svg = clickable(svg, view, DIAGRAM, playable, href, "#answer")  # into view
     return Markup(svg)
 
 
