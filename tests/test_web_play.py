@@ -272,7 +272,7 @@ def test_my_games_lists_every_game_of_the_player_theirs_first_soonest_first(conf
     soon = start(config, "onyx", ["alice", "carol"], time="1d")  # alice to move, 1 day
     over = start(config, "onyx", ["alice", "bob"])
     resign(over, 1)
-    html = page(client, link(config, over, 0) + "/games")  # any token of hers will do
+    html = page(client, link(config, slow, 0) + "/games")  # a live seat's link (not `over`'s)
     rows = re.findall(r'<tr( class="yours")?><td><a href="([^"]+)">Onyx #(\d+)</a>', html)
     assert [(bool(yours), int(number)) for yours, _, number in rows] == [
         (True, soon), (True, slow), (False, waiting)]

@@ -3,7 +3,8 @@
     record → drop duplicates → take delivery reports (to a mail's own return path) →
     ignore robots → limit floods → refuse what failed DMARC
     at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized or malformed mail →
-    route (by reply token) → authenticate (token + registered From) → extract the text →
+    route (by reply token) → authenticate (token + registered From) → refuse a barred
+    player (pbem.access) → extract the text →
     ignore echoes of our own mail → run the commands (an error reply at most a few times
     an hour, and a few in a row)
 
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from peewee import IntegrityError, OperationalError, fn
 
 from notation.text import clean_text
+from pbem import access
 from pbem.commands import Speaker, command_lines, run_game_mail, run_global_mail
 from pbem.commands.account import confirm_address
 from pbem.commands.tournaments import answer_invitation
@@ -50,7 +52,7 @@ from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
 from pbem.store.database import is_postgres
-from pbem.store.models import Ban, utcnow
+from pbem.store.models import utcnow
 from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,7 @@ log = logging.getLogger(__name__)
 #: Commands a mail may carry in its Subject alone, with an empty body: what a client's
 #: "unsubscribe" button sends to our List-Unsubscribe address (subject=quiet).
 SUBJECT_COMMANDS = ("quiet", "loud", "board", "games", "help")
+BANNED = "ignored: banned address"
 
 
 # The statements every mail runs, written once (pbem.store.prepared).
@@ -205,8 +208,8 @@ def ignore_robots(intake: Intake) -> bool:
     mail = intake.mail
     # The header's sender and the envelope's are mostly one address: asked once.
     senders = {address.lower() for address in (mail.sender, mail.envelope_sender) if address}
-    if any(Ban.covers(address) for address in senders):
-        return intake.stop("ignored: banned address")
+    if any(access.address_barred(address) for address in senders):
+        return intake.stop(BANNED)
     reason = robot_reason(intake.mail, LOOP_HEADER)
     return intake.stop(f"ignored: robot ({reason})") if reason else False
 
@@ -316,6 +319,14 @@ def authenticate(intake: Intake) -> bool:
     if intake.player.confirmed:
         return False
     return _ask_for_confirmation(intake)
+
+
+def refuse_barred(intake: Intake) -> bool:
+    """A player the operator barred (pbem.access.barred: a ban of their address or of a
+    second address of theirs) is not read from any of their addresses either."""
+    if access.barred(intake.player):
+        return intake.stop(BANNED)
+    return False
 
 
 def _ask_for_confirmation(intake: Intake) -> bool:
@@ -472,4 +483,5 @@ def _invitation(found: Route | None) -> Request | None:
 
 
 STEPS = (drop_duplicate, take_delivery_report, ignore_robots, limit_rate, require_dmarc,
-         refuse_oversized, refuse_malformed, route, authenticate, extract, ignore_echo, run_commands)
+         refuse_oversized, refuse_malformed, route, authenticate, refuse_barred, extract,
+         ignore_echo, run_commands)

@@ -4,8 +4,12 @@ mail, the clock, and a move form; and the player's games (`/play/<token>/games`)
 The token is the seat's page token (pbem.mail.tokens.play_token), mailed only to the
 seat's player in each game mail; it is a secret like the reply address, so these pages
 send `Referrer-Policy: no-referrer`, are never cached, may not be framed, load nothing
-from elsewhere, and are linked from no public page. A game that is over (a resignation
-ends it too) or a player who chose `web off` gets the public page instead.
+from elsewhere, and are linked from no public page. What a link may do is pbem.access's
+to say, asked once for every route here (`live_seat`): a link acts for its own seat
+only, while that seat is live. A game that is over (a resignation ends it too), a
+player who chose `web off` or was forgotten gets the public page instead; a barred
+player (`pbem admin ban`) gets 403 and nothing else; the list of the player's games
+answers only to a link that may act, never to an ended game's.
 
 What the page shows is that seat's view only (`view(state, seat)`, the engine's prompt,
 `conversation.news` for the seat): the same words its next mail will carry, read from
@@ -23,6 +27,7 @@ so that on a phone, where it stands below the board, the page opens at it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import secrets
@@ -33,13 +38,12 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
 from markupsafe import Markup
 
 from notation.text import clean_text
-from pbem import TEMPLATES
-from pbem.engines import ENGINES
+from pbem import TEMPLATES, access
 from pbem.mail import words
-from pbem.mail.tokens import play_token, read_play_token
+from pbem.mail.tokens import play_token
 from pbem.play import Table, display_name
 from pbem.policy import conversation
-from pbem.store import Game, Player, Seat, transaction
+from pbem.store import Game, Seat, transaction
 from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
@@ -78,23 +82,22 @@ def config():
     return current_app.config["PBEM"]
 
 
-def seat_of_token(token: str) -> tuple[Game, Seat]:
-    """The game and seat a genuine token names (404 otherwise)."""
-    route = read_play_token(config().secret_key, token)
-    game = Game.get_or_none(Game.id == route.game) if route else None
-    seat = (Seat.select(Seat, Player).join(Player)
-            .where((Seat.game == game) & (Seat.number == route.seat)).first()
-            if game is not None else None)
-    if seat is None or game.engine not in ENGINES:
-        abort(404, "This link to a seat is not valid. The link in your latest game mail "
-                   "is; or write `games` to the server.")
-    return game, seat
-
-
-def revoked(game: Game, seat: Seat) -> bool:
-    """The page is the public one: the game is over (or cancelled), or the player asked
-    for mail only (`web off`)."""
-    return game.status in ("finished", "cancelled") or not seat.player.web
+def live_seat(view):
+    """Every route under `/play/<token>` is wrapped in this: the view runs only for a
+    link that may act for its seat (pbem.access.seat_access), as `view(token, game,
+    seat)`. Otherwise the visitor gets 404 for no such link, 403 for a barred player,
+    and the game's public page for a game over, `web off` or a forgotten player."""
+    @functools.wraps(view)
+    def checked(token: str):
+        found = access.seat_access(config(), token)
+        if found.kind == access.UNKNOWN:
+            abort(404, found.words)
+        if found.kind == access.BANNED:
+            abort(403, found.words)
+        if not found.may_act:
+            return redirect(url_for("game_page.show", game_id=found.game.id), 303)
+        return view(token, found.game, found.seat)
+    return checked
 
 
 # -- the CSRF token: a random cookie of this browser, and the form's HMAC of it -------------
@@ -179,20 +182,16 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
 
 
 @seat_page.route("/play/<token>")
-def show(token: str):
-    game, seat = seat_of_token(token)
-    if revoked(game, seat):
-        return redirect(url_for("game_page.show", game_id=game.id), 303)
+@live_seat
+def show(token: str, game: Game, seat: Seat):
     text = clean_text(request.args.get("move", ""))[:500]
     return render(token, game, seat, text=text,
                   done=clean_text(request.args.get("done", ""))[:500])
 
 
 @seat_page.route("/play/<token>", methods=["POST"])
-def play(token: str):
-    game, seat = seat_of_token(token)
-    if revoked(game, seat):
-        return redirect(url_for("game_page.show", game_id=game.id), 303)
+@live_seat
+def play(token: str, game: Game, seat: Seat):
     why = csrf_refusal(token)
     if why:
         return render(token, game, seat, refusal=f"Nothing was played: {why}. Here is the "
@@ -215,11 +214,9 @@ def play(token: str):
 
 
 @seat_page.route("/play/<token>/pictures", methods=["POST"])
-def pictures(token: str):
+@live_seat
+def pictures(token: str, game: Game, seat: Seat):
     """`pictures on|off` from the page: the same setting and words as by mail."""
-    game, seat = seat_of_token(token)
-    if revoked(game, seat):
-        return redirect(url_for("game_page.show", game_id=game.id), 303)
     why = csrf_refusal(token)
     choice = request.form.get("pictures", "")
     if why or choice not in ("on", "off"):
@@ -231,11 +228,10 @@ def pictures(token: str):
 
 
 @seat_page.route("/play/<token>/games")
-def games(token: str):
-    """All the player's games, those waiting for them first, soonest deadline first."""
-    game, seat = seat_of_token(token)
-    if not seat.player.web:
-        return redirect(url_for("archive.player_page", player_id=seat.player.id), 303)
+@live_seat
+def games(token: str, game: Game, seat: Seat):
+    """All the player's games, those waiting for them first, soonest deadline first: only
+    for a link that may act (a finished game's link shows its public page)."""
     secret = config().secret_key
     rows = []
     for mine in seat_rows(seat.player):
@@ -260,9 +256,4 @@ def games(token: str):
 def script():
     return send_from_directory(Path(TEMPLATES) / "web", "play.js", mimetype="text/javascript",
                                max_age=86400)
-
-
-def page_link(config, game_id: int, seat: int) -> str:
-    """The seat page's address for its game mail ('' for a player with `web off`)."""
-    return f"{config.web_url}/play/{play_token(config.secret_key, game_id, seat)}"
 
