@@ -215,10 +215,30 @@ class Table:
                     if ply > 1 else None)
         self.state = (self.engine.from_json(previous.state) if previous is not None
                       else self.engine.start(self.game.options, len(self.seats), self.game.seed))
+        self._keep_said_after(ply)
         Move.delete().where((Move.game == self.game) & (Move.ply >= ply)).execute()
         self.game.plies = ply - 1
         self.game.shown_plies = previous.shown if previous is not None else 0
         self._save()
+
+    def _keep_said_after(self, ply: int) -> None:
+        """What was said after a ply that is being taken back stays with the move it
+        followed: kept (every player was mailed it, or will be), where the game goes on,
+        naming that move as the public knows it, so that the record never shows it
+        under the move later played in its place."""
+        said = list(Comment.select().where((Comment.game == self.game) & (Comment.ply >= ply)))
+        if not said:
+            return
+        followed = {move.ply: move for move in Move.select(Move.ply, Move.shown, Move.visible)
+                    .where((Move.game == self.game) & (Move.ply >= ply))}
+        for comment in said:
+            move = followed.get(comment.ply)
+            public = move.visible.get("public") if move is not None else None
+            number = f"move #{move.shown}" if move is not None else "a move"
+            comment.text = (f"{comment.text} (said after {number}"
+                            f"{f', {public}' if public else ''}, which was taken back)")
+            comment.ply = ply - 1
+            comment.save()
 
     def _deal(self) -> None:
         final, dealt = deal_while_due(self.engine, self.state, self.game.seed, self.game.plies,

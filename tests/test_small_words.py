@@ -65,3 +65,19 @@ def test_a_second_address_confirmed_is_told_to_the_player(onyx, players, sink):
     assert ("alice.smith@example.org answered: mail from it now counts as yours, in "
             "every game. Your game mail still comes to alice@example.org; `address "
             "remove alice.smith@example.org` undoes it.") in words(told[1])
+
+
+def test_an_undo_names_the_move_as_written_and_keeps_its_comment_with_it(onyx):
+    from mailtest import record_in
+    game_id, alice, bob = onyx
+    alice.reply("c3\nsay my first move")
+    bob.reply("undo")
+    assert "bob asks to take back move #1 (C3)." in body(alice.last)
+    alice.reply("undo")
+    assert body(bob.last).startswith("Move #1 (C3) was taken back: all players agreed.")
+    assert "Move #1 (C3) was taken back." in body(alice.last)
+    alice.reply("d4")
+    bob.reply("resign")
+    assert record_in(body(bob.last)).endswith(
+        '\n{alice: my first move (said after move #1, C3, which was taken back)} '
+        '1. D4 1-0\n')

@@ -79,8 +79,10 @@ def undo(speaker, table, seat, rest):
     request.agreed = sorted(set(request.agreed) | {seat})
     request.save()
 
-    def move(viewer: int) -> str:  # as each player may read it: a secret stays one
-        words = f"move #{last.shown} ({last.visible.get(str(viewer)) or 'a secret choice'})"
+    # As each player may read it (a secret stays one), the move as its notation writes
+    # it (`C3`, not str.capitalize's `c3`); `word` starts a sentence with "Move".
+    def move(viewer: int, word: str = "move") -> str:
+        words = f"{word} #{last.shown} ({last.visible.get(str(viewer)) or 'a secret choice'})"
         if answer is not None:
             words += f" and the answer to it, #{answer.shown} ({answer.text})"
         return words
@@ -96,8 +98,8 @@ def undo(speaker, table, seat, rest):
     forget_for_game(table, "A move was taken back, so your conditional moves in this game "
                            "are cleared: send them again for the position now.")
     table.notices.append(Notice(lambda viewer: None if viewer == seat else (
-        f"{move(viewer).capitalize()} was taken back: all players agreed."), urgent=True))
-    return [f"{move(seat).capitalize()} was taken back."]
+        f"{move(viewer, 'Move')} was taken back: all players agreed."), urgent=True))
+    return [f"{move(seat, 'Move')} was taken back."]
 
 
 def _check_undoable(table: Table, last: Move) -> None:
