@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pbem.commands import account, conditions, game, seeks, tournaments, web
+from pbem.commands import account, conditions, game, queued, seeks, tournaments, web
 from pbem.commands.annotate import annotate, annotate_in_game
 from pbem.commands.new import new_game
 
@@ -50,8 +50,12 @@ COMMANDS = (
             "move in advance, e.g. `if E5 F6`, or a whole line `if E5 F6 G7 H8` (Onyx); "
             "several lines form a tree, and a mail's first `if` replaces the earlier ones",
             IN_A_GAME, True),
+    Command("next", queued.queue, "next CARD …", "queue my cards for the rounds to come, "
+            "e.g. `next 23 45`: 23 is played the moment the next round asks for my card, "
+            "45 in the round after (6 nimmt!); `next` lists them, `next off` clears them",
+            IN_A_GAME, True),
     Command("conditions", conditions.show, "conditions [off]", "list my conditional moves "
-            "in this game as a tree, or clear them", IN_A_GAME, True),
+            "(or queued cards) in this game, or clear them", IN_A_GAME, True),
     Command("resign", game.resign, "resign", "give up: two players, the other wins; more, "
             "the others share the win", IN_A_GAME, True),
     Command("accept", game.accept, "accept", "accept an invitation", IN_A_GAME, True),

@@ -18,11 +18,13 @@ move plays its answer through `Table.play`, like any move (source `conditional`)
 keeps the rest of the line; a move no line foresaw clears them, and the player's next
 mail says so. Both players' lines may answer each other, so one mail can carry several
 moves. The lines are secret until played: they are kept in their own table, read by
-nobody but this module, and nothing of them reaches anyone else's mail or page.
+nobody but this module (and pbem.commands.queued, whose 6 nimmt! queues share it), and
+nothing of them reaches anyone else's mail or page.
 """
 
 from __future__ import annotations
 
+from pbem.commands import queued
 from pbem.commands.speaker import Refused, Speaker
 from pbem.engines.base import MoveError
 from pbem.play import CONDITIONAL, Table
@@ -40,8 +42,10 @@ def set_line(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
     """`if E5 F6 …`: one line of the tree; the mail's first replaces the earlier ones."""
     engine = table.engine
     if not engine.conditional_moves:
-        raise Refused(f"{engine.title} takes no conditional moves: each turn is asked for "
-                      f"as it comes.")
+        raise Refused(f"{engine.title} takes no conditional moves: "
+                      + ("queue your cards for the rounds to come instead, e.g. `next 23 "
+                         "45`." if engine.queued_choices else "each turn is asked for as "
+                                                               "it comes."))
     if table.game.status != "running":
         raise Refused(f"game #{table.game.id} is {table.game.status}: no conditional moves.")
     line = checked_line(table, seat, rest)
@@ -62,7 +66,10 @@ def set_line(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
 
 
 def show(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
-    """`conditions` lists the lines; `conditions off` forgets them."""
+    """`conditions` lists the lines; `conditions off` forgets them. In a game of queued
+    cards (`next 23 45`, pbem.commands.queued) the same for the queue."""
+    if table.engine.queued_choices and rest.strip().lower() in ("", "off", "clear", "none"):
+        return queued.queue(speaker, table, seat, rest)
     row = Condition.get_or_none((Condition.game == table.game) & (Condition.seat == seat))
     word = rest.strip().lower()
     if word in ("off", "clear", "none"):

@@ -65,7 +65,7 @@ def undo(speaker, table, seat, rest):
     if table.game.status != "running" or last is None:
         raise Refused("there is no move to take back.")
     answer = None
-    if last.source == CONDITIONAL and last.ply > 1:
+    if last.source == CONDITIONAL and table.engine.conditional_moves and last.ply > 1:
         # An answer played in advance goes back with the move it answered: taking back
         # the answer alone would leave its author to answer again what they answered.
         answer = last
@@ -95,8 +95,9 @@ def undo(speaker, table, seat, rest):
     request.open = False
     request.save()
     table.take_back(last.ply)
-    forget_for_game(table, "A move was taken back, so your conditional moves in this game "
-                           "are cleared: send them again for the position now.")
+    if table.engine.conditional_moves:  # a queued card (`next`) waits for its round still
+        forget_for_game(table, "A move was taken back, so your conditional moves in this "
+                               "game are cleared: send them again for the position now.")
     table.notices.append(Notice(lambda viewer: None if viewer == seat else (
         f"{move(viewer, 'Move')} was taken back: all players agreed."), urgent=True))
     return [f"{move(seat, 'Move')} was taken back."]

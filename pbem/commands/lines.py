@@ -17,6 +17,7 @@ from pbem.commands.catalogue import (ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, h
                                      lines_to_run)
 from pbem.commands.conditions import play_answers
 from pbem.commands.game import invitation_answer, over_note
+from pbem.commands.queued import play_queued
 from pbem.commands.speaker import WEB, Refused, Speaker
 from pbem.config import Config
 from pbem.engines import UnknownGame
@@ -139,8 +140,10 @@ def _finish_mail(table: Table, seat: int, report: Report) -> None:
 def after_moves(config: Config, table: Table, reports: dict[int, Report]) -> None:
     """What the game does by itself once a write's moves are in, whoever wrote them (a
     mail, a page, a bot, a timeout): the conditional answers the lines foresaw
-    (pbem.commands.conditions), then the held commands the game may have freed."""
+    (pbem.commands.conditions), the queued cards of the rounds that now ask for them
+    (pbem.commands.queued), then the held commands the game may have freed."""
     play_answers(table)
+    play_queued(table)
     resume_held(config, table, reports)
 
 

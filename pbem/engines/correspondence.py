@@ -26,6 +26,12 @@ class Correspondence:
     #: .conditions): a game of two seats taking turns of one decision each, in turn, with
     #: nothing hidden, so a line can be checked against the position it will meet (Onyx).
     conditional_moves = False
+    #: Whether a seat may queue its secret choices for the rounds to come (`next 23 45`:
+    #: pbem.commands.queued): every round asks every seat in secret for one card of its
+    #: hand, so a card queued for a round can be played the moment that round asks (6
+    #: nimmt!). Such an engine says which round a seat chooses for next (`next_choice`)
+    #: and what a queued card plays (`queued_move`).
+    queued_choices = False
 
     def prompt(self, state: State, seat: int, names: Sequence[str] | None = None) -> str:
         """One or two lines telling `seat` what to decide now, with examples to type.
@@ -40,6 +46,19 @@ class Correspondence:
         step = max(1, len(legal) // 3)
         examples = [self.notation(state, seat, d) for d in list(legal)[::step][:3]]
         return "Your move, for example: " + ", ".join(examples)
+
+    def next_choice(self, state: State, seat: int) -> tuple[list[int], bool] | None:
+        """For `queued_choices`: the round whose secret choice `seat` makes next, as a key
+        that grows over a whole match (6 nimmt!: [game, round]), and whether the game
+        waits for that choice now; None when the seat has no choice to come."""
+        return None
+
+    def queued_move(self, state: State, seat: int, text: str) -> str:
+        """For `queued_choices`: the canonical move that plays the choice a player queues
+        as `text` (6 nimmt!: `23` or `23 row 2 low` is `play 23 row 2 low`). Raises
+        MoveError, in the player's words, where `seat` cannot queue it now (a card not in
+        its hand, or its choice for the round being chosen)."""
+        raise NotImplementedError(f"{type(self).__name__} queues no choices")
 
     def identity(self, state: State | None, seat: int) -> str | None:
         """Who `seat` is in this game and what it is after, where that is not plain from

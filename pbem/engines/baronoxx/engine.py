@@ -47,6 +47,7 @@ class BaronOxx(Engine):
     title = "6 nimmt! Baron Oxx"
     min_players, max_players = 2, 10
     dealt = True
+    queued_choices = True  # `next 23 45`: every round asks every seat for one hand card
     options = (
         Option("variant", "base", "base, 1 (no sixth-card rule), 2 (positive points) "
                "or 1+2", choices=("base", "1", "2", "1+2")),
@@ -210,6 +211,38 @@ class BaronOxx(Engine):
         cards = ", ".join(f"{card} ({self.seat_label(after, owner)})"
                           for card, owner in after.revealed)
         return f"Round {after.round} revealed: {cards}" if cards else None
+
+    # -- queued choices (`next 23 45`: pbem.commands.queued) -----------------------------
+
+    def next_choice(self, state: OxxState, seat: int) -> tuple[list[int], bool] | None:
+        """The round `seat` chooses a card for next, as [game, round] (rounds counted as
+        the diagram does), and whether it waits for that card now."""
+        if state.phase in (OVER, REVEAL):
+            return None
+        waiting = state.phase == CHOOSE and seat in self.to_act(state)
+        later = state.phase == CHOOSE and not waiting  # chosen: its card for this round is in
+        return [state.game, state.round + 1 + later], waiting
+
+    def queued_move(self, state: OxxState, seat: int, text: str) -> str:
+        """`play 23 row 2 low` for a queued `23 row 2 low`: a card of the seat's hand, with
+        the preference a `play` may carry (N13), other than its choice for this round."""
+        words = move_text(text).split()
+        if words and words[0].lower() == "play":
+            words = words[1:]
+        try:
+            read = read_decision("play " + " ".join(words))
+        except NotationError as error:
+            raise InvalidMove(str(error)) from None
+        card, hand = read[1], state.hands[seat]
+        if card not in hand:
+            raise IllegalMove(f"You have no {card}: your hand is "
+                              f"{' '.join(map(str, hand)) or 'empty'}.")
+        if state.phase == CHOOSE and (state.chosen[seat] or (None,))[0] == card:
+            raise IllegalMove(f"{card} is your card for this round already: queue the "
+                              f"cards for the rounds after it.")
+        if state.positive and read[2][1]:
+            raise IllegalMove(why_not(self, state, seat, read))
+        return decision_text(read)
 
     # -- the rules ----------------------------------------------------------------------
 
