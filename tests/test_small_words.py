@@ -81,3 +81,41 @@ def test_an_undo_names_the_move_as_written_and_keeps_its_comment_with_it(onyx):
     assert record_in(body(bob.last)).endswith(
         '\n{alice: my first move (said after move #1, C3, which was taken back)} '
         '1. D4 1-0\n')
+
+
+# -- where a user looks: the limits a reply would refuse are written down ---------------
+
+def test_the_onyx_guide_says_which_boards_need_the_open_setup():
+    from pathlib import Path
+
+    from pbem.engines import ENGINES
+    from pbem.engines.base import OptionError
+    onyx = ENGINES["onyx"]
+    refused = []
+    for size in range(6, 27, 2):
+        try:
+            onyx.check_options(onyx.resolve_options({"board": str(size)}))
+        except OptionError:
+            refused.append(size)
+    assert refused == [6, 10, 14, 18, 22, 26]
+    root = Path(__file__).parent.parent
+    guide = " ".join((root / "notation" / "onyx.md").read_text().split())
+    assert ("The standard setup exists only on boards whose size is a multiple of 4 (8, 12, "
+            "16, 20, 24); a board of 6, 10, 14, 18, 22 or 26 needs `setup=open`, an empty "
+            "board: `new onyx with bob@example.org board=6 setup=open`.") in guide
+    readme = " ".join((root / "README.md").read_text().split())
+    assert "`board=6` needs `setup=open`" in readme
+
+
+def test_the_readme_names_the_tournaments_limits(players):
+    from pathlib import Path
+
+    from pbem.commands.tournaments import MAX_PLAYERS, MAX_ROUNDS
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    assert (f"A tournament has 2 to {MAX_PLAYERS} players (at least a table's worth: "
+            f"`table=5` needs 5), all people: bots do not play tournaments. A Swiss "
+            f"tournament has 1 to {MAX_ROUNDS} rounds") in readme
+    (ann,) = players("ann")
+    ann.write("new tournament onyx round-robin with ann@example.org bot:hard")
+    ann.reply("yes, it is me")
+    assert "bots do not play tournaments; name people's addresses." in words(ann.last)
