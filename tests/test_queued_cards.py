@@ -214,3 +214,18 @@ def test_a_queue_never_played_changes_nothing_anyone_else_sees(
     for with_, without in zip(pages_with, pages_without):
         assert with_ == without, "\n".join(difflib.unified_diff(
             with_.splitlines(), without.splitlines(), lineterm=""))
+
+
+def test_onix_and_gem_forge_take_neither_lines_nor_queues(mail_server, players):
+    for engine, title, names in (("onix", "Onix", ("ann", "ben")),
+                                 ("gemforge", "Gem Forge", ("cat", "dan"))):
+        ann, ben = players(*names)  # each answered once a game: error-only answers are capped
+        game_id = start_game(mail_server, ENGINES[engine], {}, [ann.address, ben.address])
+        deliver_due(mail_server)
+        mine = [m for m in ann.inbox if f" #{game_id}:" in m["Subject"]][-1]
+        ann.reply("next 1", to=mine, quote=False)
+        assert (f"{title} has no rounds to queue cards for: each decision is asked for as "
+                f"it comes.") in " ".join(body(ann.last).split())
+        ann.reply("if 1 2", to=mine, quote=False)
+        assert f"{title} takes no conditional moves: each turn is asked for as it comes." \
+            in " ".join(body(ann.last).split())
