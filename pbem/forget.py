@@ -26,6 +26,7 @@ from pbem.competition import rounds
 from pbem.config import Config
 from pbem.play import Table
 from pbem.players import forgotten_address
+from pbem.policy.limits import ERASED
 from pbem.store import (Address, Game, Inbound, Move, Outbox, Player, Request, Seat,
                         transaction)
 from pbem.store.models import Entrant, Invitation, Seek, Tournament
@@ -150,5 +151,5 @@ class Found:
         for each in addresses:  # a move keeps the Message-ID it came in; one naming them goes
             Move.update(source="mail").where(Move.source.contains(each)).execute()
         if self.sent:
-            (Outbox.update(message=b"", recipient="")
+            (Outbox.update(message=b"", recipient=ERASED)  # nobody's (pbem.policy.limits)
              .where(Outbox.id.in_(sorted(self.sent))).execute())

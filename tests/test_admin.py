@@ -270,3 +270,25 @@ def test_second_addresses_go_with_a_merge_and_with_a_forget(onyx, mail_server):
     cancel_game(mail_server, game_id, "closing")
     forget_player(mail_server, "carol@example.org")
     assert not Address.select().exists()
+
+
+def test_forgetting_a_player_adds_no_mail_to_unconfirmed_addresses_in_status(
+        onyx, mail_server):
+    """The copies of mail sent about her games lose their recipient; they were mail to
+    confirmed players, and stay out of the hourly count of mail to new addresses."""
+    from pbem.status import check, describe
+    game_id, alice, bob = onyx
+    start_game(mail_server, ENGINES["onyx"], {}, [bob.address, "dave@example.org"])
+    deliver_due(mail_server)  # dave is mailed once: his game's start
+    Player.update(confirmed=False).where(Player.email == "dave@example.org").execute()
+    alice.reply("F6")
+    bob.reply("G5")
+    deliver_due(mail_server)
+    before = check()
+    assert before.unconfirmed_mail_last_hour == 1
+    forget_player(mail_server, alice.address, resign=True)
+    deliver_due(mail_server)
+    assert Outbox.select().where(Outbox.recipient == "").count() > 1  # the erased copies
+    after = check()
+    assert after.unconfirmed_mail_last_hour == 1
+    assert "unconfirmed:  1 mails to new addresses in the last hour" in describe(after)

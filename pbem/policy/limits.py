@@ -32,6 +32,7 @@ from pbem.store.models import Entrant, Invitation, Tournament, utcnow
 log = logging.getLogger(__name__)
 
 HOUR, DAY = dt.timedelta(hours=1), dt.timedelta(days=1)
+ERASED = ""  # the recipient of a sent mail's copy once `pbem admin forget` erased it
 ADDRESS_KIND = "address"  # a second address's request (pbem.policy.invitations.ADDRESS)
 CAP_REACHED = "ignored: the hourly cap on mail to unconfirmed addresses is reached"
 CAP_WORDS = ("pbem has sent as much mail to new addresses within the hour as it may; try "
@@ -42,11 +43,14 @@ CAP_WORDS = ("pbem has sent as much mail to new addresses within the hour as it 
 
 def unconfirmed_mail_last_hour(now: dt.datetime | None = None) -> int:
     """Mails queued within the hour to addresses that have not confirmed (yet): neither
-    a confirmed player's address nor a second address a player confirmed."""
+    a confirmed player's address nor a second address a player confirmed. A copy whose
+    recipient `pbem admin forget` erased (ERASED) is nobody's now, and was counted (or
+    not) when it was queued: forgetting a player does not make it mail to a stranger."""
     since = (now or utcnow()) - HOUR
     confirmed = Player.select(Player.email).where(Player.confirmed)
     second = Address.select(Address.email).where(Address.confirmed)
-    return Outbox.select().where((Outbox.created >= since) & Outbox.recipient.not_in(confirmed)
+    return Outbox.select().where((Outbox.created >= since) & (Outbox.recipient != ERASED)
+                                 & Outbox.recipient.not_in(confirmed)
                                  & Outbox.recipient.not_in(second)).count()
 
 
