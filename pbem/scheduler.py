@@ -41,6 +41,19 @@ PRUNE_JOB = "prune-mail"
 DEADLINE_JOB = "deadlines"
 BOT_JOB = "bot-moves"
 COMPETITION_JOB = "competition"
+#: What each job does, as APScheduler's own log lines name it ('Execution of job
+#: "delivering the outbox" skipped: ...') and as a failure is logged ("... failed"):
+#: never the callable's name (`Again.__call__`, a bound method).
+JOB_NAMES = {
+    DELIVERY_JOB: "delivering the outbox",
+    DIGEST_JOB: "sending the daily digests",
+    CONFIRM_JOB: "expiring confirmation requests",
+    PRUNE_JOB: "pruning old mail",
+    DEADLINE_JOB: "acting on due deadlines",
+    BOT_JOB: "moving for the bots",
+    COMPETITION_JOB: "starting tournament rounds and expiring challenges",
+    IMAP_JOB: "polling the IMAP mailbox",
+}
 
 
 class Again:
@@ -86,8 +99,8 @@ class Scheduler:
         self.searcher = Searcher()
 
         def every(work, job_id, at_start=True, **interval):
-            self.scheduler.add_job(work, "interval", id=job_id, coalesce=True,
-                                   max_instances=1, **interval,
+            self.scheduler.add_job(work, "interval", id=job_id, name=JOB_NAMES[job_id],
+                                   coalesce=True, max_instances=1, **interval,
                                    **({"next_run_time": now} if at_start else {}))
         every(self.delivery, DELIVERY_JOB, seconds=30)
         # Polled rather than a cron job at the digest hour: the job itself knows which
@@ -105,25 +118,26 @@ class Scheduler:
         if imap_configured(config):  # mail in from a mailbox, for a server without an MX
             every(self.poll_imap, IMAP_JOB, seconds=config.imap_interval)
 
-    def _run(self, what: str, work, then=None) -> None:
-        """One run of a job: `then()` if it did something; a failure is logged, and the
-        next run tries again (every job's work is claimed rows or a retry-safe read)."""
+    def _run(self, job_id: str, work, then=None) -> None:
+        """One run of a job: `then()` if it did something; a failure is logged by the
+        job's name, and the next run tries again (every job's work is claimed rows or a
+        retry-safe read)."""
         try:
             if work() and then is not None:
                 then()
         except Exception:
-            log.exception("%s failed", what)
+            log.exception("%s failed", JOB_NAMES[job_id])
 
     def digests(self) -> None:
-        self._run("sending the daily digests", lambda: send_digests(self.config),
+        self._run(DIGEST_JOB, lambda: send_digests(self.config),
                   self.kick_delivery)
 
     def poll_imap(self) -> None:
-        self._run("polling the IMAP mailbox", lambda: poll_mailbox(self.config).taken,
+        self._run(IMAP_JOB, lambda: poll_mailbox(self.config).taken,
                   self.kick_after_mail)
 
     def expire(self) -> None:
-        self._run("expiring confirmation requests",
+        self._run(CONFIRM_JOB,
                   lambda: expire_confirmations(keep_days=self.config.keep_unanswered_days))
 
     def prune(self) -> None:
@@ -132,21 +146,21 @@ class Scheduler:
             if emptied or deleted:
                 log.info("pruned the raw bytes of %d inbound mails and %d delivered mails",
                          emptied, deleted)
-        self._run("pruning old mail", pruning)
+        self._run(PRUNE_JOB, pruning)
 
     def deadlines(self) -> None:
-        self._run("acting on due deadlines", lambda: run_due(self.config), self.kick_delivery)
+        self._run(DEADLINE_JOB, lambda: run_due(self.config), self.kick_delivery)
 
     def bots(self) -> None:
-        self._run("moving for the bots", lambda: move_bots(self.config, searcher=self.searcher),
+        self._run(BOT_JOB, lambda: move_bots(self.config, searcher=self.searcher),
                   self.kick_delivery)
 
     def competition(self) -> None:
-        self._run("starting tournament rounds", lambda: run_competition(self.config),
+        self._run(COMPETITION_JOB, lambda: run_competition(self.config),
                   self.kick_delivery)
 
     def deliver_once(self) -> None:
-        self._run("delivering the outbox", lambda: deliver_due(self.config))
+        self._run(DELIVERY_JOB, lambda: deliver_due(self.config))
 
     def deliver(self) -> None:
         self.delivery()
