@@ -476,6 +476,14 @@ class Postfix:
             raise ServiceFailed(str(error)) from None
         return self
 
+    def warnings(self) -> list[str]:
+        """What `postconf` says of the configuration as written (an operator runs it after
+        every change): unused or unknown parameters, say."""
+        done = subprocess.run(["postconf", "-c", str(self.config_dir), "-n"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return [line for line in done.stderr.splitlines() if "warning" in line]
+
     def run(self, *command: str) -> str:
         done = subprocess.run(command, capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
@@ -528,6 +536,13 @@ def players_transport(dovecot: Dovecot) -> str:
 def lmtp_transport(site: Site) -> str:
     """deploy/postfix/transport as installed: the pbem domain to the worker over LMTP."""
     return site.deployed("postfix/transport")
+
+
+def pipe_main_cf(site: Site) -> str:
+    """The lines of deploy/postfix/main.cf.snippet for the pipe alternative, uncommented
+    as its comment says (they stay commented for the LMTP set-up)."""
+    return "".join(line[1:] + "\n" for line in site.deployed("postfix/main.cf.snippet")
+                   .splitlines() if line.startswith("#pbem-ingest_"))
 
 
 def pipe_transport(site: Site) -> str:

@@ -33,8 +33,8 @@ import pytest
 from databases import POSTGRES, empty_postgres
 from mailservers import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, REPO, Dovecot, LoopbackDNS,
                          MailPlayer, OpenDMARC, PbemService, Postfix, Site, body, free_port,
-                         give_to_service_user, install_pbem, lmtp_transport, pipe_transport,
-                         players_transport, scratch_directory, wait_for)
+                         give_to_service_user, install_pbem, lmtp_transport, pipe_main_cf,
+                         pipe_transport, players_transport, scratch_directory, wait_for)
 
 ALICE, BOB = f"alice@{PLAYERS_DOMAIN}", f"bob@{PLAYERS_DOMAIN}"
 
@@ -67,13 +67,18 @@ def dovecot(site):
 @pytest.fixture
 def mta(site, dovecot):
     """Start Postfix with deploy/'s transport map as installed ('lmtp') or switched to
-    its pipe alternative ('pipe'); stopped at the end whatever happened."""
+    its pipe alternative ('pipe': with master.cf.snippet's service and main.cf.snippet's
+    lines for it uncommented, as their comments say); stopped at the end whatever
+    happened."""
     servers = []
 
     def start(kind: str, main_extra: str = "") -> Postfix:
-        transport = lmtp_transport(site) if kind == "lmtp" else pipe_transport(site)
-        server = Postfix(site, transport + players_transport(dovecot),
-                         master_extra=site.deployed("postfix/master.cf.snippet"),
+        if kind == "lmtp":
+            transport, master = lmtp_transport(site), ""
+        else:
+            transport, master = pipe_transport(site), site.deployed("postfix/master.cf.snippet")
+            main_extra = pipe_main_cf(site) + main_extra
+        server = Postfix(site, transport + players_transport(dovecot), master_extra=master,
                          main_extra=main_extra)
         servers.append(server)
         return server.start()
@@ -134,6 +139,7 @@ def _message_id(raw: bytes) -> str:
 def test_a_game_through_postfix_survives_a_worker_restart_without_loss_or_duplicates(
         site, mta, worker, dovecot):
     postfix = mta("lmtp")
+    assert postfix.warnings() == []  # nothing set that the LMTP set-up leaves unused
     worker.start()
     alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
     game_id = start_onyx(worker)
@@ -217,6 +223,9 @@ def test_the_pipe_alternative_hands_a_move_to_pbem_ingest(site, mta, worker, dov
     mail starts `pbem ingest` (deploy/pbem-ingest) as the service user, which plays the
     move and sends the news through Postfix at once."""
     postfix = mta("pipe")
+    assert postfix.warnings() == []
+    assert "pbem-ingest_destination_recipient_limit = 1" in postfix.run(
+        "postconf", "-c", str(postfix.config_dir), "-n")  # the pipe's line, in force
     alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
     # deploy/README.md: the worker still runs, for the scheduler, without a listener; its
     # first start makes the store (no other command does)
