@@ -169,6 +169,23 @@ def test_the_feeds_of_a_game_and_a_player(config, client):
         assert root.tag == "{http://www.w3.org/2005/Atom}feed"
 
 
+def test_feed_links_are_at_the_base_url_whatever_host_the_request_names(config):
+    from dataclasses import replace
+    from pbem.web import create_app
+    game_id = start(config, "onyx", ["alice", "bob"])
+    play(game_id, (0, "F6"))
+    base = "https://pbem.example.org"
+    client = create_app(replace(config, base_url=base + "/")).test_client()
+    for url in (f"/games/{game_id}.atom", "/players/1.atom"):
+        text = client.get(url, headers={"Host": "internal.example:8000"}).get_data(as_text=True)
+        links = re.findall(r'href="([^"]+)"', text) + re.findall(r"<id>([^<]+)</id>", text)
+        assert len(links) >= 4, text
+        assert [link for link in links if not link.startswith(base + "/")] == [], url
+        assert "internal.example" not in text
+    feed = client.get(f"/games/{game_id}.atom", headers={"Host": "internal.example:8000"})
+    assert f'href="{base}/games/{game_id}?ply=1"' in feed.get_data(as_text=True)
+
+
 def test_a_pass_in_an_open_window_mails_no_spectator(config, client):
     """G39 for spectators: an answer nobody may learn of is no turn of the game for them,
     whichever door it came in by (here the seat's page, which mails as mail does)."""

@@ -1,7 +1,7 @@
 """Atom feeds of the archive: a game's moves (`/games/<id>.atom`) and a player's games
 (`/players/<id>.atom`), for feed readers that follow a game without mail.
 
-Public like the pages they mirror: a running game as of its last ply the public may know
+Every link and id is at PBEM_BASE_URL when it is set. Public like the pages they mirror: a running game as of its last ply the public may know
 of (as_public), each ply by its public text and number (move_list, shown_moves), players
 by display name: a decision nobody may learn of (RULINGS G39) is neither listed, counted
 nor dated.
@@ -9,7 +9,8 @@ nor dated.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, render_template, request,
+                   url_for)
 
 from notation.text import clean_text
 from pbem.engines import ENGINES
@@ -30,7 +31,11 @@ def _time(moment) -> str:
 
 
 def atom(title: str, here: str, page: str, updated, entries: list[dict]) -> Response:
-    root = request.url_root.rstrip("/")
+    # Links and ids at the archive's public address (PBEM_BASE_URL), never the Host the
+    # request named: a feed reader keeps them, and an id must not change with the way in
+    # (a proxy's internal name, a port, a forged Host). Only a server without one set
+    # (`pbem serve` on loopback) answers with the address it was asked at.
+    root = (current_app.config["PBEM"].base_url or request.url_root).rstrip("/")
     # Every text once more without what XML cannot carry (notation.text): a feed that
     # does not parse is broken for every reader, for good.
     body = render_template("web/feed.xml", title=clean_text(title), id=root + here,
