@@ -21,14 +21,15 @@ FORGOTTEN_DOMAIN = "forgotten.invalid"  # RFC 2606: no mail is ever delivered th
 
 def player_for(email: str, name: str = "") -> Player:
     """The player with this address (or a second address of theirs), created
-    (unconfirmed) on first sight; for `bot:LEVEL`, that bot."""
+    (unconfirmed) on first sight, named by `name`, the display name of their From
+    header (header_name); for `bot:LEVEL`, that bot."""
     level = bots.bot_level(email)
     if level is not None:
         return bot_player(level)
     email = email.lower()
     player = owner_of(email)
     if player is None:
-        player = Player.create(email=email, name=clean_name(name) or email.split("@")[0])
+        player = Player.create(email=email, name=header_name(name) or email.split("@")[0])
     return player
 
 
@@ -58,6 +59,16 @@ def clean_name(name: str) -> str:
     not one a player may have (no '@', no control characters)."""
     name = " ".join(name.split())[:30]
     return name if NAME.match(name) else ""
+
+
+def header_name(display: str) -> str:
+    """The display name of a From header as a player's name: "Last, First" (Outlook's
+    directories: `Jones, Bob`) turned to "Bob Jones"; '' when it is not one a player may
+    have (clean_name)."""
+    last, comma, first = display.partition(",")
+    if comma and last.strip() and first.strip() and "," not in first:
+        display = f"{first.strip()} {last.strip()}"
+    return clean_name(display)
 
 
 def forgotten_address(player_id: int) -> str:

@@ -232,10 +232,61 @@ def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
             break
         values.append(value)
     try:
-        pairs = getaddresses(values)
+        pairs = getaddresses([_quote_last_first(value) for value in values])
     except Exception:  # RecursionError and whatever else a crafted header provokes
         return []
     return [(_decoded_words(display), address) for display, address in pairs if address]
+
+
+def _quote_last_first(value: str) -> str:
+    """Outlook (and directories behind it) write a display name "Last, First" unquoted:
+    `Jones, Bob <bob@x.org>`. RFC 5322 reads that as two addresses, `Jones` (no domain)
+    and `Bob <bob@x.org>`, as the stdlib's parsers do; mail clients read one, and so do
+    we: a piece with no address in it before a piece with a display name and an angle
+    address is the start of that name, quoted here: `"Jones, Bob" <bob@x.org>`."""
+    pieces = _split_at_commas(value)
+    if len(pieces) < 2:
+        return value
+    kept: list[str] = []
+    for piece in pieces:
+        name, angle, rest = piece.partition("<")
+        head = kept[-1].strip() if kept else ""
+        if (angle and "@" in rest and name.strip() and not _SPECIAL.search(name)
+                and head and not _SPECIAL.search(head) and "@" not in head):
+            kept[-1] = f' "{head}, {name.strip()}" <{rest}'
+        else:
+            kept.append(piece)
+    return ",".join(kept)
+
+
+_SPECIAL = re.compile(r'["()<>\\:;@\[\]]')  # a piece that is more than plain words
+
+
+def _split_at_commas(value: str) -> list[str]:
+    """The pieces of an address header between commas that separate addresses (not in a
+    quoted string, a comment or an angle address). A loop, not a parser's recursion."""
+    pieces, start, depth, quoted, angle, index = [], 0, 0, False, False, 0
+    while index < len(value):
+        char = value[index]
+        if quoted:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif not depth and char in "<>":
+            angle = char == "<"
+        elif char == "," and not depth and not angle:
+            pieces.append(value[start:index])
+            start = index + 1
+        index += 1
+    pieces.append(value[start:])
+    return pieces
 
 
 def _message_ids(message: Message, name: str) -> list[str]:
