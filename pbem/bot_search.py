@@ -13,7 +13,9 @@ A child that dies (killed, out of memory) is replaced at the next search; the mo
 on is tried again at the job's next run (pbem.bot_turns releases its claim). A child
 whose worker was killed (kill -9) exits within a second.
 
-Without a Searcher (the tests, `pbem arena`, a timeout's bot) the search runs in the
+The scheduler's deadline job hands it the whole turn a bot plays for a player whose time
+ran out under `timeout=bot` (`Searcher.turn`, `whole_turn`) in the same way. Without a
+Searcher (the tests, `pbem arena`, `pbem deliver`'s one pass) the search runs in the
 calling thread, with the same result: a decision depends only on the state, the seed
 and the ply.
 """
@@ -29,6 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from pbem import bots
 from pbem.engines import ENGINES
+from pbem.engines.game import deal_while_due
 
 NICEST = 19  # the lowest priority a process can take (nice(1))
 PARENT_CHECK = 1.0  # seconds between the child's looks at whether its parent still runs
@@ -40,6 +43,32 @@ def search(engine_id: str, state: dict, seat: int, level: str, seed: str, ply: i
     position = engine.from_json(state)
     decision = bots.decide(engine, position, seat, level, seed=seed, ply=ply)
     return engine.notation(position, seat, decision)
+
+
+def whole_turn(engine, state, seat: int, level: str, seed: str, ply: int,
+               generator: str | None, max_steps: int) -> list[str]:
+    """The texts of every decision `seat` owes in a row from `state` (a whole Gem Forge
+    turn, say), each searched at `level` and applied, with the dealer's moves the game's
+    own dealer would make between them, so that the texts are the table's: what a bot
+    plays for a player whose time ran out under `timeout=bot`."""
+    texts: list[str] = []
+    for _ in range(max_steps):
+        if seat not in engine.to_act(state):
+            break
+        decision = bots.decide(engine, state, seat, level, seed=seed, ply=ply)
+        texts.append(engine.notation(state, seat, decision))
+        state = engine.apply(state, seat, decision)
+        state, dealt = deal_while_due(engine, state, seed, ply, generator)
+        ply += 1 + len(dealt)
+    return texts
+
+
+def search_turn(engine_id: str, state: dict, seat: int, level: str, seed: str, ply: int,
+                generator: str | None, max_steps: int) -> list[str]:
+    """`whole_turn` in the child, from the JSON state."""
+    engine = ENGINES[engine_id]
+    return whole_turn(engine, engine.from_json(state), seat, level, seed, ply, generator,
+                      max_steps)
 
 
 def _child_start(parent: int) -> None:
@@ -70,6 +99,17 @@ class Searcher:
         try:
             return pool.submit(search, engine_id, state, seat, level, seed, ply).result()
         except BrokenProcessPool:  # the child died: a new one for the next search
+            self._drop(pool)
+            raise
+
+    def turn(self, engine_id: str, state: dict, seat: int, level: str, seed: str, ply: int,
+             generator: str | None, max_steps: int) -> list[str]:
+        """A whole turn's texts (`whole_turn`), searched in the child."""
+        pool = self._running()
+        try:
+            return pool.submit(search_turn, engine_id, state, seat, level, seed, ply,
+                               generator, max_steps).result()
+        except BrokenProcessPool:
             self._drop(pool)
             raise
 

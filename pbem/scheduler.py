@@ -149,7 +149,8 @@ class Scheduler:
         self._run(PRUNE_JOB, pruning)
 
     def deadlines(self) -> None:
-        self._run(DEADLINE_JOB, lambda: run_due(self.config), self.kick_delivery)
+        self._run(DEADLINE_JOB, lambda: run_due(self.config, searcher=self.searcher),
+                  self.kick_delivery)
 
     def bots(self) -> None:
         self._run(BOT_JOB, lambda: move_bots(self.config, searcher=self.searcher),

@@ -95,3 +95,27 @@ def test_the_child_of_a_worker_killed_with_minus_9_does_not_outlive_it(tmp_path)
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_a_timeout_bot_thinks_in_the_child(config, searcher, frozen_time):
+    """`timeout=bot`: the turn a bot plays for a player out of time (here Gem Forge's
+    opening keep) is searched by the scheduler's niced child, text for text what the
+    thread would play, and the deadline job plays it."""
+    from pbem.commands.server_moves import run_due
+    from pbem.store.models import Clock
+    from pbem.timekeeping import deadlines
+    game_id = start_game(config, ENGINES["gemforge"], {"time": "3d", "timeout": "bot"},
+                         ["alice@example.org", "bob@example.org"])
+    (row,) = Clock.select().where((Clock.game == game_id) & (Clock.seat == 0))
+    frozen_time.move(days=3, minutes=1)
+    here = deadlines.bot_turn(row.id, frozen_time.now)
+    there = deadlines.bot_turn(row.id, frozen_time.now, searcher)
+    assert here.texts and there == here
+    (pid,) = searcher.child_pids()
+    assert pid != os.getpid() and os.getpriority(os.PRIO_PROCESS, pid) == NICEST
+    assert run_due(config, searcher=searcher) == 2  # both keeps were due
+    played = [move.text for move in Move.select().where((Move.game == game_id)
+                                                        & (Move.source == "timeout")
+                                                        & (Move.seat == 0))
+              .order_by(Move.ply)]
+    assert played == here.texts

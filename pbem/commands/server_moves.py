@@ -20,9 +20,11 @@ from pbem.config import Config
 from pbem.timekeeping import deadlines
 
 
-def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200) -> int:
-    """Remind and time out whoever is due (pbem.timekeeping.deadlines.run_due)."""
-    return deadlines.run_due(config, now, limit, resume=after_moves)
+def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
+            searcher: Searcher | None = None) -> int:
+    """Remind and time out whoever is due (pbem.timekeeping.deadlines.run_due); a bot
+    that plays for a player under `timeout=bot` thinks in `searcher` where one is given."""
+    return deadlines.run_due(config, now, limit, resume=after_moves, searcher=searcher)
 
 
 def move_bots(config: Config, now: dt.datetime | None = None,

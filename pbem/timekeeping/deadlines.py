@@ -12,7 +12,8 @@ a default (6 nimmt!'s lowest card, Gem Forge's, Onix's part 2) is played; otherw
 `timeout=auto` plays a random legal decision and `timeout=forfeit` ends the game.
 `timeout=bot` has the `normal` bot (pbem.bots) play for them, ruled default or not
 (a window's silence stays a pass); its search runs before the game is locked (`BotTurn`),
-so a bot's seconds of thought never hold a player's move to the same game. Every
+so a bot's seconds of thought never hold a player's move to the same game, and, under
+the scheduler, in its searcher's niced process (pbem.bot_search), as every bot's does. Every
 move played for a player has the source `timeout` and the record comment
 `{NAME: automatic: time ran out}` (a hidden one: only once the record is published).
 """
@@ -28,7 +29,7 @@ from typing import Callable
 from pbem import bots, clock
 from pbem.config import Config
 from pbem.engines.base import MoveError
-from pbem.engines.game import deal_while_due
+from pbem.bot_search import Searcher, whole_turn
 from pbem.play import Table
 from pbem.policy import conversation
 from pbem.policy.conversation import Notice
@@ -46,9 +47,10 @@ MAX_STEPS = 20  # decisions played for one seat at one timeout (a whole Gem Forg
 
 
 def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
-            resume: Resume | None = None) -> int:
+            resume: Resume | None = None, searcher: Searcher | None = None) -> int:
     """End due vacations, then act on every due clock; returns how many acted. `resume`
-    runs the lines a timeout frees (held commands: pbem.commands.server_moves)."""
+    runs the lines a timeout frees (held commands: pbem.commands.server_moves);
+    `searcher` thinks for `timeout=bot` (in this thread without one)."""
     now = now or clock.now()
     acted = vacations.end_due(config, now)
     due = (Clock.select(Clock.id).where(Clock.due <= now).order_by(Clock.due, Clock.id)
@@ -57,7 +59,7 @@ def run_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
         if not claim(row.id, now):
             continue  # another scheduler has it
         try:
-            turn = bot_turn(row.id, now)  # outside the transaction: a search takes seconds
+            turn = bot_turn(row.id, now, searcher)  # outside the transaction: a search takes seconds
             with transaction():
                 acted += act(config, row.id, now, turn, resume)
         except Exception:  # the claim runs out, and a later run tries again
@@ -83,7 +85,8 @@ class BotTurn:
     texts: list[str]
 
 
-def bot_turn(clock_id: int, now: dt.datetime) -> BotTurn | None:
+def bot_turn(clock_id: int, now: dt.datetime,
+             searcher: Searcher | None = None) -> BotTurn | None:
     """The bot's whole turn for a clock that has run out in a `timeout=bot` game (None
     for any other clock). Read without a lock and played on the engine alone, the
     dealer's moves drawn as the table would draw them, so the texts are the table's."""
@@ -94,19 +97,15 @@ def bot_turn(clock_id: int, now: dt.datetime) -> BotTurn | None:
     table = Table.load(row.game_id, lock=False)
     if table.game.status != "running":
         return None
-    engine, state, plies = table.engine, table.state, table.game.plies
-    turn = BotTurn(plies, [])
-    for _ in range(MAX_STEPS):
-        if row.seat not in engine.to_act(state):
-            break
-        decision = bots.decide(engine, state, row.seat, bots.DEFAULT_LEVEL,
-                               seed=table.game.seed, ply=plies + 1)
-        turn.texts.append(engine.notation(state, row.seat, decision))
-        state = engine.apply(state, row.seat, decision)
-        state, dealt = deal_while_due(engine, state, table.game.seed, plies + 1,
-                                      table.game.generator)  # the game's own dealer
-        plies += 1 + len(dealt)
-    return turn
+    game, engine = table.game, table.engine
+    if searcher is not None:
+        texts = searcher.turn(engine.id, engine.to_json(table.state), row.seat,
+                              bots.DEFAULT_LEVEL, game.seed, game.plies + 1,
+                              game.generator, MAX_STEPS)
+    else:
+        texts = whole_turn(engine, table.state, row.seat, bots.DEFAULT_LEVEL, game.seed,
+                           game.plies + 1, game.generator, MAX_STEPS)
+    return BotTurn(game.plies, texts)
 
 
 def act(config: Config, clock_id: int, now: dt.datetime, turn: BotTurn | None = None,
