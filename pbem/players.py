@@ -2,9 +2,10 @@
 
 Mail in (pbem.intake), the commands, the operator's tools and the policy all ask the
 same questions, so they are answered here, once: whose address this is (`owner_of`),
-the player for an address seen for the first time (`player_for`, created unconfirmed),
-a bot's player row (`bot_player`), a display name as a player may write it, and
-whether a row is a forgotten player's (`is_forgotten`: `pbem admin forget` gives it an
+the player for an address seen for the first time (`player_for`, created unconfirmed
+and named by the From header's display name; an invited player is named so when they
+first write: `heard_from`), a bot's player row (`bot_player`), a display name as a
+player may write it, and whether a row is a forgotten player's (`is_forgotten`: `pbem admin forget` gives it an
 address that no mail reaches; the policy mails it nothing, pbem.policy.letters).
 """
 
@@ -30,7 +31,23 @@ def player_for(email: str, name: str = "") -> Player:
     player = owner_of(email)
     if player is None:
         player = Player.create(email=email, name=header_name(name) or email.split("@")[0])
+    else:
+        heard_from(player, name)
     return player
+
+
+def heard_from(player: Player, name: str) -> None:
+    """A mail of the player's own before they confirmed their address (an invitation's
+    answer, their first mail to pbem@): a player who was only named after their address,
+    because someone else wrote it (`new onyx with bob@…`), takes the display name of its
+    From header, as one who writes first is named. A confirmed player's name, and one
+    chosen with `name`, are left alone."""
+    if player.confirmed or player.name != player.email.split("@")[0]:
+        return
+    chosen = header_name(name)
+    if chosen and chosen != player.name:
+        player.name = chosen
+        player.save()
 
 
 def owner_of(email: str) -> Player | None:

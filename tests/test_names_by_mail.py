@@ -44,3 +44,34 @@ def test_a_stranger_written_last_comma_first_is_asked_at_their_address(players, 
     assert [rcpt for rcpt, _ in sink.messages] == [["bob@example.org"]]
     assert Player.get().email == "bob@example.org"
     assert Player.get().name == "Bob Jones"
+
+
+def test_an_invited_player_is_named_by_their_first_mails_from_header(players):
+    carol, bob = players("carol", "bob")
+    send_as(carol, "Carol King <carol@example.org>", "new onyx with bob@example.org",
+            "pbem@pbem.test", subject="a game")
+    send_as(carol, "Carol King <carol@example.org>", "yes, that was me",
+            carol.last["Reply-To"], in_reply_to=carol.last["Message-ID"])
+    invitation = bob.last
+    assert "Carol King <carol@example.org> invites you to play Onyx" in words(invitation)
+    send_as(bob, '"Bob Jones" <bob@example.org>', "accept", invitation["Reply-To"],
+            in_reply_to=invitation["Message-ID"])
+    for person in (carol, bob):
+        assert "Players: Black Carol King" in words(person.last)
+        assert "White Bob Jones" in words(person.last)
+    assert Player.get(Player.email == "bob@example.org").name == "Bob Jones"
+
+
+def test_a_name_chosen_with_the_name_command_is_kept(players):
+    carol, bob, dan = players("carol", "bob", "dan")
+    carol.write("new onyx with bob@example.org")
+    carol.reply("yes, that was me")
+    invitation = bob.last
+    send_as(bob, "Jones, Bob <bob@example.org>", "name Robert\naccept",
+            invitation["Reply-To"], in_reply_to=invitation["Message-ID"])
+    assert Player.get(Player.email == "bob@example.org").name == "Robert"
+    carol.write("new onyx with bob@example.org")
+    send_as(bob, "Bobby J <bob@example.org>", "accept", bob.last["Reply-To"],
+            in_reply_to=bob.last["Message-ID"])
+    assert Player.get(Player.email == "bob@example.org").name == "Robert"
+    assert "White Robert" in words(bob.last)

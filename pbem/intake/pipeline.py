@@ -47,7 +47,7 @@ from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
 from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
 from pbem.mail.tokens import Route, read_route
-from pbem.players import owner_of, player_for
+from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
@@ -302,6 +302,7 @@ def authenticate(intake: Intake) -> bool:
                 notices.tell_of_other_address(intake.config, seat.player, sender, found.game)
             return intake.stop("ignored: From is not the seat's player")
         intake.player = seat.player
+        heard_from(intake.player, intake.mail.sender_name)  # an invitation's answer
         return False
     if found is not None:  # a reply to a confirmation request
         request = Request.get_or_none(Request.id == found.request)
@@ -313,6 +314,7 @@ def authenticate(intake: Intake) -> bool:
             return intake.stop("ignored: confirmation not for this sender, or already used")
         if request.kind == "tournament":  # an invitation's answer: run_commands reads it
             intake.player = request.player
+            heard_from(intake.player, intake.mail.sender_name)
             return False
         return _confirm(intake, request)
     intake.player = player_for(sender, intake.mail.sender_name)
