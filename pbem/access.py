@@ -12,6 +12,15 @@ forms and switches, the list of the player's games) and a mail.
   (`pbem admin forget`) and has not chosen `web off`. A link of an ended game shows the
   public page and nothing of its player's other games; the list of a player's games
   answers only to a link that may act.
+- A player **cuts every link** they were ever mailed with `link new` (by mail, or the
+  button on a seat's page): `renew_links` adds one to their links' generation
+  (`player.links`, mixed into every token), so each old link is dead at once, and says
+  the new ones. Links mailed before generations existed are generation 0, and go on
+  working until their player asks for new ones.
+- **How often**: PBEM_RATE_LIMIT counts the mails from an address and the posts from
+  its player's seat pages together, within the hour (`sent_last_hour`); past it, mail
+  is dropped and a post refused, and the player is told once a day, the same notice
+  whichever door they used (`over_rate`, `post_refusal`).
 
 The surfaces (pbem.web.seat_page, pbem.intake.pipeline) ask here and only say the answer
 in their own form (a status, a redirect, a mail's outcome).
@@ -19,20 +28,28 @@ in their own form (a status, a redirect, a mail's outcome).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+
+from peewee import fn
 
 from pbem.config import Config
 from pbem.engines import ENGINES
-from pbem.mail.tokens import read_play_token
+from pbem.mail.tokens import is_play_token, play_route, play_token
+from pbem.mail.words import status
+from pbem.play import Table
 from pbem.players import is_forgotten
-from pbem.store import Address, Game, Player, Seat
-from pbem.store.models import Ban
+from pbem.policy import notices
+from pbem.store import Address, Game, Inbound, Player, Seat
+from pbem.store.models import Ban, PagePost, utcnow
+from pbem.store.prepared import Prepared
 
 LIVE = ("inviting", "running")  # a seat's page acts for these games only
 
 #: What a visitor with a link that is no (longer a) seat's is told.
-NOT_A_LINK = ("This link to a seat is not valid. The link in your latest game mail is; "
-              "or write `games` to the server.")
+NOT_A_LINK = ("This link to a seat is not valid: a link stops working when its player "
+              "asks for new ones (`link new`). The link in your latest game mail is; or "
+              "write `games` to the server.")
 BARRED = ("This address is barred from this server by its administrator: its seat pages, "
           "its list of games and its mail are closed. Nothing can be played, said or "
           "changed from here.")
@@ -61,12 +78,13 @@ class SeatAccess:
 
 def seat_access(config: Config, token: str) -> SeatAccess:
     """What the link with `token` may do now (see the module's docstring)."""
-    route = read_play_token(config.secret_key, token)
+    route = play_route(token)
     game = Game.get_or_none(Game.id == route.game) if route else None
     seat = (Seat.select(Seat, Player).join(Player)
             .where((Seat.game == game) & (Seat.number == route.seat)).first()
             if game is not None and game.engine in ENGINES else None)
-    if seat is None:
+    # An old generation's link, a forged one and no seat at all look the same.
+    if seat is None or not is_play_token(config.secret_key, token, route, seat.player.links):
         return SeatAccess(UNKNOWN)
     player = seat.player
     if barred(player):
@@ -91,3 +109,106 @@ def barred(player: Player) -> bool:
         Address.select(Address.email)
         .where((Address.player == player) & Address.confirmed).scalars())
     return any(address_barred(address) for address in addresses)
+
+
+# -- the links ---------------------------------------------------------------------------
+
+def page_token(config: Config, game_id: int, seat: int, player: Player) -> str:
+    """The token of the seat's page, under its player's current generation."""
+    return play_token(config.secret_key, game_id, seat, player.links)
+
+
+def renew_links(player: Player) -> None:
+    """`link new`: every link of the player's seats made before stops working now."""
+    Player.update(links=Player.links + 1).where(Player.id == player.id).execute()
+    player.links = Player.select(Player.links).where(Player.id == player.id).scalar()
+
+
+def live_seats(player: Player) -> list[Seat]:
+    """The player's seats in games that are inviting or running, with their games."""
+    return list(Seat.select(Seat, Game).join(Game)
+                .where((Seat.player == player) & Game.status.in_(LIVE)).order_by(Game.id))
+
+
+def links_words(config: Config, player: Player) -> list[str]:
+    """What `link new` answers, by mail and on the page: the new link of every live
+    seat of the player."""
+    rows = []
+    for seat in live_seats(player):
+        table = Table.load(seat.game.id, lock=False)
+        url = f"{config.web_url}/play/{page_token(config, seat.game.id, seat.number, player)}"
+        rows.append(f"#{seat.game.id} {table.engine.title} ({' vs '.join(table.names)}): "
+                    f"{status(table, seat.number)}\n  {url}")
+    words = ["New links to your seats' pages: every link to them mailed before no longer "
+             "works, wherever it was forwarded. Your game mails carry the new ones."]
+    if not player.web:
+        words.append("You chose `web off`: the links open your seats' pages once you "
+                     "write `web on`.")
+    words.append("Your games, each with its new link (private, do not share them):\n"
+                 + "\n".join(rows) if rows else "You have no game running now.")
+    return words
+
+
+# -- how often -------------------------------------------------------------------------
+
+HOUR = dt.timedelta(hours=1)
+_MAILS_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
+                        .where((Inbound.sender == address) & (Inbound.received >= since)))
+_POSTS_SINCE = Prepared(lambda address, since: PagePost.select(fn.COUNT(PagePost.id))
+                        .where((PagePost.address == address) & (PagePost.created >= since)))
+
+
+def sent_last_hour(address: str, now: dt.datetime | None = None) -> int:
+    """Mails from `address` and posts from its player's seat pages within the hour: the
+    one count PBEM_RATE_LIMIT limits."""
+    since = (now or utcnow()) - HOUR
+    return _MAILS_SINCE.scalar(address, since) + _POSTS_SINCE.scalar(address, since)
+
+
+def over_rate(config: Config, address: str, in_reply_to: str | None = None) -> int:
+    """How many mails and posts `address` sent within the hour, counting the one just
+    recorded, when that passes PBEM_RATE_LIMIT (and its player was told, once a day);
+    0 while it does not."""
+    count = sent_last_hour(address)
+    if count <= config.rate_limit:
+        return 0
+    notices.tell_of_limit(config, address, "rate", rate_words(address, config.rate_limit),
+                          in_reply_to=in_reply_to)
+    return count
+
+
+def post_refusal(config: Config, player: Player) -> list[str]:
+    """A post from the player's seat page is counted as a mail from their address is;
+    past PBEM_RATE_LIMIT, why it is refused (the limit, when it lifts); else []. Runs in
+    the caller's transaction."""
+    PagePost.delete().where((PagePost.address == player.email)
+                            & (PagePost.created < utcnow() - HOUR)).execute()  # spent
+    PagePost.create(address=player.email)
+    if not over_rate(config, player.email):
+        return []
+    return rate_words(player.email, config.rate_limit)
+
+
+def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None) -> list[str]:
+    """The limit on mails and page posts an hour from one address: what it is, and when
+    it lifts (when fewer than `rate_limit` of the hour's are left in the hour)."""
+    now = now or utcnow()
+    since = now - HOUR
+    times = sorted([*Inbound.select(Inbound.received)
+                    .where((Inbound.sender == address) & (Inbound.received >= since))
+                    .scalars(),
+                    *PagePost.select(PagePost.created)
+                    .where((PagePost.address == address) & (PagePost.created >= since))
+                    .scalars()], reverse=True)[:rate_limit]
+    lifts = times[-1] + HOUR if len(times) >= rate_limit else now
+    return [
+        f"pbem reads at most {rate_limit} mails and posts from your seats' pages an hour "
+        f"from one address (PBEM_RATE_LIMIT, both counted together), and you have sent "
+        f"more: those of the last hour past that number were not read or carried out.",
+        f"The limit lifts after {notices.minute_after(lifts)} if you send nothing more "
+        f"before then (every mail and post counts, the refused ones too). Then send again "
+        f"what was not carried out; a move can carry several lines, and one mail can hold "
+        f"several commands.",
+        "If you did not send so many, someone wrote in your name; nothing past the limit "
+        "was carried out.",
+    ]

@@ -29,7 +29,7 @@ from pbem.players import forgotten_address
 from pbem.policy.limits import ERASED
 from pbem.store import (Address, Game, Inbound, Move, Outbox, Player, Request, Seat,
                         transaction)
-from pbem.store.models import Entrant, Invitation, Seek, Tournament
+from pbem.store.models import Entrant, Invitation, PagePost, Seek, Tournament
 
 FORMER_PLAYER = "a former player"
 
@@ -57,6 +57,7 @@ def forget_player(config: Config, address: str, resign: bool = False) -> list[in
          .where(Invitation.address.in_(addresses)).execute())
         Outbox.delete().where((Outbox.recipient.in_(addresses) & Outbox.sent.is_null())
                               | (Outbox.recipient == player.email)).execute()
+        PagePost.delete().where(PagePost.address.in_(addresses)).execute()  # rate counts
         found.search(addresses, [seat.game.id for seat in seats])  # what came since
         found.erase(addresses)
     return sorted(seat.game.id for seat in seats)

@@ -108,13 +108,15 @@ def test_the_limit_on_mails_an_hour_is_told_once_with_when_it_lifts(
     (notice,) = alice.unread()
     assert notice["Subject"] == LIMIT_SUBJECT
     assert paragraphs(notice)[:3] == [
-        "pbem reads at most 3 mails an hour from one address, and you have sent more: your "
-        "mails of the last hour past that number were not read or carried out.",
+        "pbem reads at most 3 mails and posts from your seats' pages an hour from one "
+        "address (PBEM_RATE_LIMIT, both counted together), and you have sent more: those "
+        "of the last hour past that number were not read or carried out.",
         "The limit lifts after Mon 30 Nov 11:01 UTC if you send nothing more before then "
-        "(every mail counts, the unread ones too). Then send again what was not carried "
-        "out; a move can carry several lines, and one mail can hold several commands.",
-        "If you did not send so many, someone wrote in your name; nothing in the mails "
-        "past the limit was carried out."]
+        "(every mail and post counts, the refused ones too). Then send again what was not "
+        "carried out; a move can carry several lines, and one mail can hold several "
+        "commands.",
+        "If you did not send so many, someone wrote in your name; nothing past the limit "
+        "was carried out."]
     assert outcome_of(flooded) == "ignored: 4 mails from this sender within an hour"
     frozen_time.move(minutes=1)
     alice.write("games")

@@ -73,6 +73,9 @@ COMMANDS = (
             "game waiting for me, instead of a mail each time", MAIL, False),
     Command("web", web.web, "web on|off", "link my seat's private page, where I can also "
             "move, in each game mail (the default), or mail only", MAIL, False),
+    Command("link", web.link, "link new", "new private links to all my seats' pages, "
+            "mailed in the answer; every link mailed before stops working at once", MAIL,
+            False),
     Command("pictures", web.pictures, "pictures on|off", "show the position as a picture "
             "in each game mail (the default; the text part stays as it is), or as text only",
             MAIL, False),

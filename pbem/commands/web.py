@@ -1,5 +1,6 @@
 """The commands about the web beside mail: `web on|off` (a link to each seat's page in
-the game mails, or mail only), `pictures on|off` (the position as a picture in each game
+the game mails, or mail only), `link new` (new links to every seat's page, the old ones
+dead at once: pbem.access), `pictures on|off` (the position as a picture in each game
 mail's HTML, drawn as the web draws it, or as text only) and `follow N` / `unfollow N` (a spectator gets the public
 view of a game by mail, once per turn; pbem.policy.conversation decides when).
 
@@ -9,6 +10,7 @@ needs no seat, only a confirmed address, which the pipeline has asked for alread
 
 from __future__ import annotations
 
+from pbem import access
 from pbem.commands.speaker import Refused, Speaker
 from pbem.store import Game, Seat
 from pbem.store.models import Follow
@@ -29,6 +31,16 @@ def web(speaker: Speaker, rest: str) -> list[str]:
         return ["Your game mails will link your seat's page, where you can also move."]
     return ["Mail only: your game mails carry no link to a seat's page, and the links "
             "sent before show only the public page now."]
+
+
+def link(speaker: Speaker, rest: str) -> list[str]:
+    """`link new`: new links to all the player's seats' pages; every link mailed before
+    stops working at once. The answer carries the new links."""
+    if rest.strip().lower() != "new":
+        raise Refused("write `link new`: every seat of yours gets a new private link, and "
+                      "every link mailed before stops working at once.")
+    access.renew_links(speaker.player)
+    return access.links_words(speaker.config, speaker.player)
 
 
 def pictures(speaker: Speaker, rest: str) -> list[str]:

@@ -12,10 +12,10 @@
 All read an index (inbound.sender with its time; outbox.recipient), so a check costs a
 mail about what reading a few rows does.
 
-A confirmed player whose mail a limit silenced (these, or the pipeline's limit on mails
-an hour) is told once a day per limit what it is and when it lifts (`*_words` here, sent
-by pbem.policy.notices.tell_of_limit): a person must not be left waiting for an answer
-that will not come, while a robot gets at most one mail a day.
+A confirmed player whose mail a limit silenced (these, or the limit on mails and page
+posts an hour, pbem.access) is told once a day per limit what it is and when it lifts
+(`*_words` here, sent by pbem.policy.notices.tell_of_limit): a person must not be left
+waiting for an answer that will not come, while a robot gets at most one mail a day.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import re
 from peewee import fn
 
 from pbem.intake.inbound import written_text
+from pbem.policy.notices import minute_after
 from pbem.store import Inbound, Outbox
 from pbem.store.models import utcnow
 from pbem.store.prepared import Prepared
@@ -103,8 +104,8 @@ def errors_hourly_words(address: str, per_hour: int, first_line: str,
         f"answers at most {per_hour} mails an hour from one address with only what failed "
         f"in them (so that an out-of-office robot cannot start a loop of mail with it), "
         f"and your last {per_hour} were such mails.",
-        f"The limit lifts after {_at(lifts)}. Until then a mail of yours that fails "
-        f"gets no answer; one that works (a move, `games`, `help`) is carried out and "
+        f"The limit lifts after {minute_after(lifts)}. Until then a mail of yours that "
+        f"fails gets no answer; one that works (a move, `games`, `help`) is carried out and "
         f"answered as always.",
     ]
 
@@ -121,39 +122,11 @@ def errors_in_a_row_words(first_line: str) -> list[str]:
     ]
 
 
-def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None) -> list[str]:
-    """The limit on mails an hour from one sender: what it is, and when it lifts (when
-    fewer than `rate_limit` of the hour's mails are left in the hour)."""
-    now = now or utcnow()
-    times = list(Inbound.select(Inbound.received)
-                 .where((Inbound.sender == address) & (Inbound.received >= now - HOUR))
-                 .order_by(Inbound.received.desc()).limit(rate_limit).scalars())
-    lifts = times[-1] + HOUR if len(times) >= rate_limit else now
-    return [
-        f"pbem reads at most {rate_limit} mails an hour from one address, and you have "
-        f"sent more: your mails of the last hour past that number were not read or "
-        f"carried out.",
-        f"The limit lifts after {_at(lifts)} if you send nothing more before then (every "
-        f"mail counts, the unread ones too). Then send again what was not carried out; "
-        f"a move can carry several lines, and one mail can hold several commands.",
-        "If you did not send so many, someone wrote in your name; nothing in the mails "
-        "past the limit was carried out.",
-    ]
-
-
 def _quoted(first_line: str) -> str:
     line = first_line.strip()
     if not line:
         return ""
     return f"`{line[:80]}{'…' if len(line) > 80 else ''}` "
-
-
-def _at(when: dt.datetime) -> str:
-    """A time a limit lifts, rounded up to the minute: 'Mon 30 Nov 11:05 UTC'."""
-    rounded = when.replace(second=0, microsecond=0)
-    if rounded < when:
-        rounded += dt.timedelta(minutes=1)
-    return rounded.strftime("%a %d %b %H:%M UTC")
 
 
 def _plain_text(raw: bytes) -> str:

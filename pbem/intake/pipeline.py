@@ -25,12 +25,11 @@ cannot even be read is stored raw with the reason, and the SMTP client hears a p
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import re
 from dataclasses import dataclass, field
 
-from peewee import IntegrityError, OperationalError, fn
+from peewee import IntegrityError, OperationalError
 
 from notation.text import clean_text
 from pbem import access
@@ -52,7 +51,6 @@ from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
 from pbem.store.database import is_postgres
-from pbem.store.models import utcnow
 from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
@@ -73,8 +71,6 @@ _SET_OUTCOME = Prepared(lambda outcome, until, id: Inbound.update(
     outcome=outcome, kept_until=until).where(Inbound.id == id))
 _OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
                                        .where(Inbound.id == id)))
-_MAILS_SINCE = Prepared(lambda sender, since: Inbound.select(fn.COUNT(Inbound.id))
-                        .where((Inbound.sender == sender) & (Inbound.received >= since)))
 _SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                  .where((Seat.game == game) & (Seat.number == number)).limit(1))
 
@@ -215,14 +211,12 @@ def ignore_robots(intake: Intake) -> bool:
 
 
 def limit_rate(intake: Intake) -> bool:
-    """A sender who floods us is ignored for the rest of the hour."""
-    since = utcnow() - dt.timedelta(hours=1)
-    count = _MAILS_SINCE.scalar(intake.mail.sender, since)
-    if count > intake.config.rate_limit:
-        # A confirmed player hears once a day what the limit is; nobody else hears anything.
-        notices.tell_of_limit(intake.config, intake.mail.sender, "rate",
-                              loops.rate_words(intake.mail.sender, intake.config.rate_limit),
-                              in_reply_to=intake.mail.message_id)
+    """A sender who floods us (mails and posts from their seats' pages, counted together
+    by pbem.access) is ignored for the rest of the hour; a confirmed player hears once a
+    day what the limit is, nobody else hears anything."""
+    count = access.over_rate(intake.config, intake.mail.sender,
+                             in_reply_to=intake.mail.message_id)
+    if count:
         return intake.stop(f"ignored: {count} mails from this sender within an hour")
     return False
 

@@ -85,7 +85,9 @@ def seat_page_url(config: Config, table: Table, seat: int) -> str:
     over and unless the player chose `web off`; else ''."""
     if table.game.status in ("finished", "cancelled") or not table.seats[seat].player.web:
         return ""
-    return f"{config.web_url}/play/{play_token(config.secret_key, table.game.id, seat)}"
+    generation = table.seats[seat].player.links  # `link new` adds one (pbem.access)
+    token = play_token(config.secret_key, table.game.id, seat, generation)
+    return f"{config.web_url}/play/{token}"
 
 
 def send_game_mail(config: Config, table: Table, seat: int, **kwargs) -> None:

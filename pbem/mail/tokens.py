@@ -40,21 +40,29 @@ def seat_token(secret: str, game: int, seat: int) -> str:
     return f"{game}-{seat + 1}-{_mac(secret, f'seat/{game}/{seat + 1}')}"
 
 
-def play_token(secret: str, game: int, seat: int) -> str:
+def play_token(secret: str, game: int, seat: int, generation: int = 0) -> str:
     """The token of a 0-based seat's page (`/play/<token>`, pbem.web.seat_page): derived
-    like the reply token but under its own name, so neither link gives away the other."""
-    return f"{game}-{seat + 1}-{_mac(secret, f'play/{game}/{seat + 1}')}"
+    like the reply token but under its own name, so neither link gives away the other.
+    `generation` is the seat's player's (`player.links`): `link new` adds one, and the
+    tokens of the generations before no longer match. Generation 0 is the token as it
+    was before links could be renewed, so links mailed then go on working."""
+    name = f"play/{game}/{seat + 1}" + (f"/{generation}" if generation else "")
+    return f"{game}-{seat + 1}-{_mac(secret, name)}"
 
 
-def read_play_token(secret: str, token: str) -> Route | None:
-    """The seat of a page token if it is genuine; None otherwise."""
+def play_route(token: str) -> Route | None:
+    """The seat a page token names, if it has a token's shape; whether it is genuine,
+    `is_play_token` says, once the seat's player (and so the generation) is known."""
     match = TOKEN.match(token.strip().lower())
-    if not match or match["request"]:
+    if not match or match["request"] or int(match["seat"]) < 1:
         return None
-    game, seat = int(match["game"]), int(match["seat"]) - 1
-    if seat < 0 or not hmac.compare_digest(play_token(secret, game, seat), token.lower()):
-        return None
-    return Route(game=game, seat=seat)
+    return Route(game=int(match["game"]), seat=int(match["seat"]) - 1)
+
+
+def is_play_token(secret: str, token: str, route: Route, generation: int) -> bool:
+    """Whether `token` is the page token of the route's seat under `generation`."""
+    expected = play_token(secret, route.game, route.seat, generation)
+    return hmac.compare_digest(expected, token.strip().lower())
 
 
 def confirm_token(secret: str, request: int) -> str:

@@ -16,8 +16,8 @@ backscatter; it quotes nothing the sender wrote):
 - `tell_of_other_address`: a mail with their reply token came from an address pbem does
   not know, and how to add a second address (`address add ...`).
 
-And one about a limit a confirmed player reached (pbem.intake.loops and the pipeline's
-rate limit): `tell_of_limit` says once a day per limit what the limit is and when it
+And one about a limit a confirmed player reached (pbem.intake.loops, and the rate limit
+on mails and page posts, pbem.access): `tell_of_limit` says once a day per limit what the limit is and when it
 lifts, so that a person is never left with mail ignored in silence.
 """
 
@@ -107,6 +107,14 @@ def _claimed_player(config: Config, mail) -> tuple[Player | None, int | None]:
                 return seat.player, route.game
     player = owner_of(mail.sender)  # their address, or a confirmed second one
     return (player if player is not None and player.confirmed else None), None
+
+
+def minute_after(when: dt.datetime) -> str:
+    """A time a limit lifts, rounded up to the minute: 'Mon 30 Nov 11:05 UTC'."""
+    rounded = when.replace(second=0, microsecond=0)
+    if rounded < when:
+        rounded += dt.timedelta(minutes=1)
+    return rounded.strftime("%a %d %b %H:%M UTC")
 
 
 def tell_of_limit(config: Config, address: str, limit: str, paragraphs: list[str],

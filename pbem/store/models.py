@@ -83,6 +83,7 @@ class Player(BaseModel):
     digest_sent = DateField(null=True)  # the digest day last claimed (pbem.policy.digest)
     web = BooleanField(default=True)  # `web off`: mail only, no seat page (pbem.web.seat_page)
     pictures = BooleanField(default=True)  # `pictures off`: game mail without pictures
+    links = IntegerField(default=0)  # the seat links' generation: `link new` adds one
 
 
 class Game(BaseModel):
@@ -300,6 +301,16 @@ class Ban(BaseModel):
         return _BANNED.scalar(sender, domain) is not None
 
 
+class PagePost(BaseModel):
+    """A post from a seat's page, counted with the mail from its player's address
+    against PBEM_RATE_LIMIT (pbem.access.post_refusal)."""
+    address = CharField()  # the player's, as inbound.sender: lower-case
+    created = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("address", "created"), False),)  # an address's posts of the hour
+
+
 class Bounce(BaseModel):
     """An address our mail bounces from (pbem.policy.bounces): its score, one point a day
     with a hard bounce (a 5xx at our relay, or a delivery report that came back later),
@@ -471,4 +482,4 @@ Invitation.add_index(Invitation.index(Invitation.inviter, Invitation.address,
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
           TimeControl, Clock, Vacation, Address, Invitation, Ban, Bounce, Refusal, Notice,
           Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Condition,
-          Annotation, Annotator)
+          Annotation, Annotator, PagePost)

@@ -25,7 +25,7 @@ from pbem.engines.base import CHANCE, MoveError
 from pbem.play import Table
 from pbem.policy import conversation
 from pbem.policy.report import Report
-from pbem.store import Player, Seat
+from pbem.store import Player
 
 SOURCE = WEB  # Move.source of a move played from a page
 POINT = re.compile(r"^([A-Z]+\d+)\**$")  # an Onyx point: F6, a midpoint DE910; C2* captures
@@ -154,10 +154,3 @@ def play_from_page(config, table: Table, seat: int, player: Player, text: str,
     conversation.after_write(config, table, reports)
     return mine
 
-
-def seat_rows(player: Player):
-    """The player's seats in games that are inviting or running, with their games."""
-    from pbem.store import Game
-    return list(Seat.select(Seat, Game).join(Game)
-                .where((Seat.player == player) & Game.status.in_(["inviting", "running"]))
-                .order_by(Game.id))

@@ -40,7 +40,6 @@ from markupsafe import Markup
 from notation.text import clean_text
 from pbem import TEMPLATES, access
 from pbem.mail import words
-from pbem.mail.tokens import play_token
 from pbem.play import Table, display_name
 from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction
@@ -49,7 +48,7 @@ from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
 from pbem.commands.web import choose_pictures
 from pbem.web.board_clicks import clickable
-from pbem.web.seat_moves import choices, known_ply, play_from_page, points, read_back, seat_rows
+from pbem.web.seat_moves import choices, known_ply, play_from_page, points, read_back
 
 seat_page = Blueprint("seat_page", __name__)
 seat_page.register_error_handler(400, refused)
@@ -143,7 +142,8 @@ def board_svg(table: Table, seat: int, token: str) -> Markup:
 
 
 def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
-           done: str = "", refusal: str = "", status: int = 200) -> Response:
+           done: str = "", refusal: str = "", status: int = 200,
+           renewed: bool = False) -> Response:
     """The seat's page, with the news since its last mail (looked at, not told)."""
     table = Table.load(game.id, lock=False)
     number = seat.number
@@ -162,7 +162,7 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         "choices": choices(table, number) if started else [],
         "invited": table.game.status == "inviting" and table.seats[number].answer is None,
         "ply": known_ply(table, number), "read": read_back(table, number, text) if text else None,
-        "report": report, "done": done, "refusal": refusal,
+        "report": report, "done": done, "refusal": refusal, "renewed": renewed,
         "public": url_for("game_page.show", game_id=game.id),
         "games": url_for("seat_page.games", token=token),
         "pictures": seat.player.pictures,
@@ -186,26 +186,31 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
 def show(token: str, game: Game, seat: Seat):
     text = clean_text(request.args.get("move", ""))[:500]
     return render(token, game, seat, text=text,
-                  done=clean_text(request.args.get("done", ""))[:500])
+                  done=clean_text(request.args.get("done", ""))[:500],
+                  renewed=request.args.get("links") == "new")
 
 
 @seat_page.route("/play/<token>", methods=["POST"])
 @live_seat
 def play(token: str, game: Game, seat: Seat):
-    why = csrf_refusal(token)
-    if why:
-        return render(token, game, seat, refusal=f"Nothing was played: {why}. Here is the "
-                      f"position again; send your move from this page.", status=403)
+    refused = post_refusal(token, seat)
+    if refused:
+        why, status = refused
+        again = " Here is the position again; send your move from this page." \
+            if status == 403 else ""
+        return render(token, game, seat, refusal=f"Nothing was played: {why}.{again}",
+                      status=status)
     text = clean_text(request.form.get("move", ""))[:500]  # a page's `say` as a mail's
     shown = request.form.get("ply", "")
     if not (shown.isascii() and shown.isdigit()):
         abort(400, "The form did not say which position it showed; reload the page.")
+    generation = seat.player.links
     with transaction():
         table = Table.load(game.id)
         report = play_from_page(config(), table, seat.number, seat.player, text, int(shown))
-    after_move = current_app.config.get("PBEM_AFTER_MOVE")
-    if after_move is not None:
-        after_move()  # the mails to the others go now, a bot answers now
+    kick_delivery()  # the mails to the others, a bot's answer
+    if seat.player.links != generation:  # `link new` typed: this page's address is dead
+        return renewed(game, seat)
     if report.applied and not (report.failed or report.held or report.notes
                                or report.dropped):
         return redirect(url_for("seat_page.show", token=token, done=text), 303)
@@ -217,14 +222,56 @@ def play(token: str, game: Game, seat: Seat):
 @live_seat
 def pictures(token: str, game: Game, seat: Seat):
     """`pictures on|off` from the page: the same setting and words as by mail."""
-    why = csrf_refusal(token)
     choice = request.form.get("pictures", "")
-    if why or choice not in ("on", "off"):
-        return render(token, game, seat, refusal=f"Nothing was changed: "
-                      f"{why or 'the form said neither on nor off'}.", status=403)
+    refused = post_refusal(token, seat) or (
+        None if choice in ("on", "off") else ("the form said neither on nor off", 400))
+    if refused:
+        return render(token, game, seat, refusal=f"Nothing was changed: {refused[0]}.",
+                      status=refused[1])
     with transaction():
         choose_pictures(seat.player, choice == "on")
     return redirect(url_for("seat_page.show", token=token), 303)  # it says the setting
+
+
+@seat_page.route("/play/<token>/links", methods=["POST"])
+@live_seat
+def links(token: str, game: Game, seat: Seat):
+    """`link new` from the page: every link of the player's seats made before stops
+    working now (pbem.access.renew_links); the page moves to this seat's new link."""
+    refused = post_refusal(token, seat)
+    if refused:
+        return render(token, game, seat, refusal=f"No new links were made: {refused[0]}.",
+                      status=refused[1])
+    with transaction():
+        access.renew_links(seat.player)
+    return renewed(game, seat)
+
+
+def renewed(game: Game, seat: Seat) -> Response:
+    """To the seat's page under its new link, which says what was done."""
+    token = access.page_token(config(), game.id, seat.number, seat.player)
+    return redirect(url_for("seat_page.show", token=token, links="new"), 303)
+
+
+def post_refusal(token: str, seat: Seat) -> tuple[str, int] | None:
+    """Why a POST from this page is not carried out, and its status: not this page's own
+    form (403), or past PBEM_RATE_LIMIT, where each post counts as a mail from the
+    player's address does (429, pbem.access.post_refusal; told once a day as by mail)."""
+    why = csrf_refusal(token)
+    if why:
+        return why, 403
+    with transaction():
+        limit = access.post_refusal(config(), seat.player)
+    if limit:
+        kick_delivery()  # the notice of the limit, if one was due, goes now
+        return " ".join(limit[:2]), 429
+    return None
+
+
+def kick_delivery() -> None:
+    after_move = current_app.config.get("PBEM_AFTER_MOVE")
+    if after_move is not None:
+        after_move()  # the mails go now, a bot answers now
 
 
 @seat_page.route("/play/<token>/games")
@@ -232,9 +279,8 @@ def pictures(token: str, game: Game, seat: Seat):
 def games(token: str, game: Game, seat: Seat):
     """All the player's games, those waiting for them first, soonest deadline first: only
     for a link that may act (a finished game's link shows its public page)."""
-    secret = config().secret_key
     rows = []
-    for mine in seat_rows(seat.player):
+    for mine in access.live_seats(seat.player):
         table = Table.load(mine.game.id, lock=False)
         number = mine.number
         waits = number in table.to_act or (table.game.status == "inviting"
@@ -244,8 +290,8 @@ def games(token: str, game: Game, seat: Seat):
         rows.append({"id": table.game.id, "title": table.engine.title,
                      "players": " vs ".join(table.names), "yours": waits,
                      "status": words.status(table, number), "deadline": deadline,
-                     "link": url_for("seat_page.show",
-                                     token=play_token(secret, table.game.id, number))})
+                     "link": url_for("seat_page.show", token=access.page_token(
+                         config(), table.game.id, number, seat.player))})
     far = dt.datetime.max
     rows.sort(key=lambda row: (not row["yours"], row["deadline"] or far, row["id"]))
     return render_template("web/my_games.html", rows=rows, name=seat.player.name,
