@@ -62,6 +62,34 @@ def test_diagrams_fit_a_mail_and_parse_as_svg_all_through_a_game():
         game.play(seat, GF.notation(game.state, seat, decision))
 
 
+def words_drawn(svg: str) -> list[str]:
+    return sorted(word for text in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+                  for word in (text.text or "").split())
+
+
+def test_the_narrow_diagram_draws_the_wide_ones_words_within_a_phones_width():
+    """The layout for phones (#35 item 8): the same words as the wide one (your cards
+    wrapped over lines), every gem and tile inside its 300 units, so that at 360 px its
+    12-unit text is drawn 14 px high (tests/test_web_phone_browser.py measures it, and
+    that no text runs past the edge)."""
+    from pbem.engines.gemforge.render import sheet
+    game = Game(GF, {}, ["a", "b", "c", "d"], seed="narrow")
+    rng = random.Random(5)
+    while game.to_act:
+        for viewer in (None, *range(4)):
+            view = GF.view(game.state, viewer)
+            narrow = GF.narrow_svg_diagram(view, caption="after ply 9")
+            assert words_drawn(narrow) == words_drawn(GF.svg_diagram(view, caption="after ply 9"))
+            drawing = sheet(view, 360, "after ply 9", narrow=True)
+            assert drawing.svg() == narrow and drawing.view_width == 300
+            for _, key, (x0, _, x1, y1) in drawing.pieces():  # texts: the browser test's
+                assert key[0] == "text" or (0 <= x0 and x1 <= 300
+                                            and y1 <= drawing.view_height), key
+        seat = rng.choice(sorted(game.to_act))
+        decision = GF.random_decision(game.state, seat, rng)
+        game.play(seat, GF.notation(game.state, seat, decision))
+
+
 def test_keep_choices_are_private_until_revealed():
     game = Game(GF, {}, ["ann", "ben"], seed="keep")
     ann = GF.view(game.state, 0)

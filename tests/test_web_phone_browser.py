@@ -71,3 +71,49 @@ def test_on_a_desktop_the_play_it_stands_beside_the_board(served, browser, confi
         assert button["x"] > board["x"] + board["width"]  # beside it, not under it
     finally:
         context.close()
+
+
+READABLE = 11  # px: the smallest text a phone should draw (the issue measured 6)
+SMALLEST_TEXT = """() => {
+  const shown = [...document.querySelectorAll('main figure svg')]
+    .filter(svg => svg.checkVisibility());
+  const sizes = shown.flatMap(svg => [...svg.querySelectorAll('text')]
+    .filter(text => text.textContent.trim() && text.checkVisibility())
+    // the font's size in the drawing's units, times the drawing's scale on the screen
+    .map(text => parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a));
+  const beyond = shown.flatMap(svg => [...svg.querySelectorAll('text')]
+    .filter(text => { const box = text.getBBox();
+      return box.x < 0 || box.x + box.width > svg.viewBox.baseVal.width; })
+    .map(text => text.textContent));
+  return {diagrams: shown.length, texts: sizes.length, smallest: Math.min(...sizes),
+          beyond: beyond, width: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("page_of", ["seat", "public"])
+def test_the_gem_forge_diagram_is_readable_on_a_phone(served, phone, config, page_of):  # noqa: F811
+    game_id = start(config, "gemforge", ["alice", "bob", "carol", "dave"], seed="phone")
+    play_random(game_id, plies=20)
+    url = (f"/play/{play_token(config.secret_key, game_id, 0)}" if page_of == "seat"
+           else f"/games/{game_id}")
+    phone.goto(served + url)
+    drawn = phone.evaluate(SMALLEST_TEXT)
+    assert drawn["diagrams"] == 1 and drawn["texts"] >= 20, drawn  # one layout shown
+    assert drawn["smallest"] >= READABLE, drawn
+    assert drawn["beyond"] == []  # no text runs past the drawing's edge
+    assert drawn["width"] <= PHONE["width"]  # nor the drawing past the screen's
+
+
+def test_a_desktop_shows_the_wide_gem_forge_diagram(served, browser, config):  # noqa: F811
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    try:
+        game_id = start(config, "gemforge", ["alice", "bob"], seed="phone")
+        play_random(game_id, plies=8)
+        page.goto(f"{served}/play/{play_token(config.secret_key, game_id, 0)}")
+        drawn = page.evaluate(SMALLEST_TEXT)
+        assert drawn["diagrams"] == 1, drawn
+        shown = page.locator("figure.board svg").filter(visible=True)
+        assert shown.get_attribute("viewBox").startswith("0 0 640 ")  # as mail's picture
+    finally:
+        context.close()

@@ -1,5 +1,6 @@
 """Records and pictures in the engine contract: the tags naming a game, the result
-token, and the diagrams drawn from views (text for mail, SVG for the web).
+token, and the diagrams drawn from views (text for mail, SVG for the web, and where
+a game needs one a narrow SVG for phones).
 
 The record format itself is notation/record.py; replaying a record is
 pbem.engines.game. Diagrams are drawn from views only, so they can show no secret.
@@ -75,6 +76,14 @@ class RecordsAndPictures:
 
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         raise NotImplementedError
+
+    def narrow_svg_diagram(self, view: dict, size: int = 360,
+                           caption: str | None = None) -> str | None:
+        """The SVG diagram laid out again for a phone's width, for a game whose one
+        diagram scaled down to a phone would draw its text too small to read (Gem Forge's
+        rows of tiles); None where the one diagram serves every width (a board, a table
+        of cards), as by default."""
+        return None
 
     def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         """The SVG diagram in its parts, for a picture (pbem.engines.svg.Sheet). By

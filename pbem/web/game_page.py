@@ -33,6 +33,7 @@ from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import Seated, outcome_words, refused, seats_of
+from pbem.web.diagrams import for_any_width
 from pbem.export.public import as_public, real_ply, shown_moves, shown_numbers
 
 game_page = Blueprint("game_page", __name__)
@@ -158,7 +159,8 @@ def diagrams(engine: Engine, state, labels: list[str], seated: list[Seated], cap
     """The public diagram, and once everything may be shown, each seat's own view where it
     shows more than the public one (their hand, their secret choices)."""
     public = engine.view(state, None)
-    svg = Markup(engine.svg_diagram(public, size=DIAGRAM, caption=caption))
+    svg = for_any_width(engine, public, engine.svg_diagram(public, size=DIAGRAM,
+                                                           caption=caption), caption)
     seats = []
     if everything and engine.dealt:
         bare = {k: v for k, v in public.items() if k != "you"}
@@ -166,7 +168,8 @@ def diagrams(engine: Engine, state, labels: list[str], seated: list[Seated], cap
             own = engine.view(state, seat.number)
             if {k: v for k, v in own.items() if k != "you"} != bare:
                 seats.append((f"{labels[seat.number]} {seat.name}",
-                              Markup(engine.svg_diagram(own, size=SEAT_DIAGRAM))))
+                              for_any_width(engine, own,
+                                            engine.svg_diagram(own, size=SEAT_DIAGRAM))))
     return svg, seats
 
 

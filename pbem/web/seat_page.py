@@ -48,6 +48,7 @@ from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
 from pbem.commands.web import choose_pictures
 from pbem.web.board_clicks import clickable
+from pbem.web.diagrams import column_diagram, for_any_width
 from pbem.web.seat_moves import choices, known_ply, play_from_page, points, read_back
 
 seat_page = Blueprint("seat_page", __name__)
@@ -138,7 +139,7 @@ def board_svg(table: Table, seat: int, token: str) -> Markup:
     if playable:
         href = url_for("seat_page.show", token=token) + "?move="
         svg = clickable(svg, view, DIAGRAM, playable, href, "#answer")  # into view
-    return Markup(svg)
+    return for_any_width(table.engine, view, svg)
 
 
 def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
@@ -171,7 +172,7 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
     if read is not None and read.playable and read.after is not None:
         view = table.engine.view(read.after, number)
         view["names"] = [display_name(name) for name in table.names]
-        context["preview"] = Markup(engine.svg_diagram(view, size=DIAGRAM // 2))
+        context["preview"] = column_diagram(engine, view, DIAGRAM // 2)
     cookie, new = form_cookie()
     context["csrf"] = csrf_token(cookie, token)
     response = Response(render_template("web/seat.html", **context), status=status)

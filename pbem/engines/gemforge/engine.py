@@ -449,6 +449,11 @@ class GemForge(Engine):
         from pbem.engines.gemforge.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)
 
+    def narrow_svg_diagram(self, view: dict, size: int = 360,
+                           caption: str | None = None) -> str:
+        from pbem.engines.gemforge.render import svg_diagram
+        return svg_diagram(view, size=size, caption=caption, narrow=True)
+
     def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         from pbem.engines.gemforge.render import sheet
         return sheet(view, size, caption)

@@ -1,11 +1,15 @@
-"""Gem Forge diagrams from a view: plain text for email (72 columns), SVG for the web.
+"""Gem Forge diagrams from a view: plain text for email (72 columns), SVG for the web
+(and for mail's picture of it) in two layouts: WIDE, rows of up to four tiles, and
+NARROW, tiles two abreast, for a phone, where the wide one's text shrank to 6-7 px.
 
-Both are pure functions of the data `GemForge.view` returns, so they can show nothing
+All are pure functions of the data `GemForge.view` returns, so they can show nothing
 the view does not hold.
 """
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass
 from html import escape
 
 from pbem.engines.gemforge.state import seat_name
@@ -134,29 +138,76 @@ def _listed(cards: list[str]) -> list[str]:
 
 # -- SVG ---------------------------------------------------------------------------------
 
-def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
-    """Rows: the mine as a line of gems, the market, then each seat's cart and ornaments."""
-    return sheet(view, size, caption).svg()
+@dataclass(frozen=True)
+class Layout:
+    """Where the SVG puts things, in its own units: the mine's row(s) of gems, the
+    market's tiles, and each seat's band (its name, points and cards, cart, ornaments),
+    every place relative to the top of its band; then your cards. Text is 12 units
+    high: readable only where the drawing is shown at least about as many pixels wide
+    as it is units wide."""
+    width: int
+    mine_row: int  # gems a row of the mine (at most MINE_SHOWN in all)
+    mine_h: float
+    market_label: tuple[float, float]
+    market: tuple[tuple[float, float], ...]  # each tile's top left
+    market_h: float
+    label: tuple[float, float]  # the seat's name
+    counts: tuple[float, float]  # its points and cards
+    cart: tuple[float, float]  # the first of its 3 gems (the others 18 units apart)
+    ornaments: tuple[tuple[float, float], ...]  # each of its 3 tiles' top left
+    seat_h: float
+    hand_h: float  # the band of your cards: at least this, or a line each (wrapped)
+    hand_chars: int | None  # where your cards wrap (None: one line)
+    rule: bool = False  # a line above each seat's band: its tiles and the next one's meet
+
+
+MINE_SHOWN = 40  # gems of the mine drawn, front first
+# The wide drawing: 640 units, one row each (the mail's picture; the web on a wide screen).
+WIDE = Layout(width=640, mine_row=MINE_SHOWN, mine_h=56,
+              market_label=(8, 18), market=tuple((60 + i * 145, 6) for i in range(4)),
+              market_h=56, label=(8, 18), counts=(8, 34), cart=(110, 26),
+              ornaments=tuple((175 + i * 150, 4) for i in range(3)), seat_h=56,
+              hand_h=56, hand_chars=None)
+# The narrow drawing for a phone: 300 units, tiles two abreast, so that at a phone's
+# 360 px its text is 14 px, where the wide one's was under 7.
+NARROW = Layout(width=300, mine_row=18, mine_h=84,
+                market_label=(8, 16), market=((8, 24), (154, 24), (8, 74), (154, 74)),
+                market_h=124, label=(8, 22), counts=(8, 40), cart=(100, 17),
+                ornaments=((154, 10), (8, 60), (154, 60)), seat_h=112,
+                hand_h=0, hand_chars=43, rule=True)
+
+
+def svg_diagram(view: dict, size: int = 480, caption: str | None = None,
+                narrow: bool = False) -> str:
+    """Rows: the mine as a line of gems, the market, then each seat's cart and ornaments
+    (`narrow`: laid out for a phone's width)."""
+    return sheet(view, size, caption, narrow).svg()
 
 
 PAPER, INK, EDGE = "#fbf8f2", "#000", "#555"
 
 
-def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
+def sheet(view: dict, size: int = 480, caption: str | None = None,
+          narrow: bool = False) -> Sheet:
     """The diagram as a Sheet (pbem.engines.svg): the paper is the background; each gem,
     tile and line of text is a piece, so a picture for mail draws each once and places
-    it (pbem.mail.pictures)."""
-    row_h, gem_r = 56, 7
-    rows = 3 + view["players"]
-    height = rows * row_h + caption_height(640, caption, CAPTION_FONT)
+    it (pbem.mail.pictures). `narrow`: the same drawing in the NARROW layout."""
+    layout = NARROW if narrow else WIDE
+    width, gem_r = layout.width, 7
+    hand = _hand_lines(view, layout)
+    market_top = layout.mine_h
+    seats_top = market_top + layout.market_h
+    hand_top = seats_top + view["players"] * layout.seat_h
+    body = hand_top + max(layout.hand_h, 16 * len(hand) + 10 if hand else 0)
+    height = body + caption_height(width, caption, CAPTION_FONT)
     inherit = 'font-family="sans-serif" font-size="12"'
-    drawing = Sheet(size, round(height * size / 640), 640, height, PAPER,
+    drawing = Sheet(size, round(height * size / width), width, height, PAPER,
                     (INK, EDGE, "#888", "#fff", *GEM_FILL.values(), *BACKGROUND.values()),
                     inherit, surfaces=tuple(BACKGROUND.values()))
     drawing.open(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
-                 f'height="{height * size / 640:.0f}" viewBox="0 0 640 {height}" {inherit}>',
-                 f"<title>{escape(_headline(view))}</title>")
-    drawing.add(f'<rect width="640" height="100%" fill="{PAPER}"/>')
+                 f'height="{height * size / width:.0f}" viewBox="0 0 {width} {height}" '
+                 f'{inherit}>', f"<title>{escape(_headline(view))}</title>")
+    drawing.add(f'<rect width="{width}" height="100%" fill="{PAPER}"/>')
 
     def text(x: float, y: float, line: str, bold: bool = False) -> None:
         drawing.add(_text(x, y, line, bold), ("text", line, bold),
@@ -172,29 +223,44 @@ def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
                     (x - 1, y - 1, x + 139, y + 45))
 
     text(8, 18, f"Mine ({len(view['mine'])}), front first")
-    for i, letter in enumerate(view["mine"][:40]):
-        gem(14 + i * 15.5, 34, letter)
-    text(8, row_h + 18, "Market")
-    for i, face in enumerate(view["market"]):
+    for i, letter in enumerate(view["mine"][:MINE_SHOWN]):
+        row, column = divmod(i, layout.mine_row)
+        gem(14 + column * 15.5, 34 + row * 17, letter)
+    text(layout.market_label[0], market_top + layout.market_label[1], "Market")
+    for (x, y), face in zip(layout.market, view["market"]):
         if face:
-            tile(60 + i * 145, row_h + 6, face, None)
+            tile(x, market_top + y, face, None)
     for seat in range(view["players"]):
-        y = (2 + seat) * row_h + 4
+        top = seats_top + seat * layout.seat_h
+        if layout.rule:
+            drawing.add(f'<path d="M0 {top + 2:g}H{width}" stroke="#888"/>', ("rule", width),
+                        (0, top + 1, width, top + 3))
         label = f"{seat_name(seat)}{' (you)' if seat == view.get('you') else ''}"
-        text(8, y + 14, label, bold=seat == view["active"])
-        text(8, y + 30, f"{view['points'][seat]} pts, {view['hand_sizes'][seat]} cards")
+        text(layout.label[0], top + layout.label[1], label, bold=seat == view["active"])
+        text(layout.counts[0], top + layout.counts[1],
+             f"{view['points'][seat]} pts, {view['hand_sizes'][seat]} cards")
         for i in range(3):
             letter = view["carts"][seat][i] if i < len(view["carts"][seat]) else None
-            gem(110 + i * 18, y + 22, letter)
-        for i, face in enumerate(view["ornaments"][seat]):
-            tile(175 + i * 150, y, face, face["gems"])
-    y = rows * row_h - 12
-    if view.get("hand") is not None:
-        text(8, y, "Your cards: " + (", ".join(view["hand"]) or "none"))
+            gem(layout.cart[0] + i * 18, top + layout.cart[1], letter)
+        for (x, y), face in zip(layout.ornaments, view["ornaments"][seat]):
+            tile(x, top + y, face, face["gems"])
+    baseline = hand_top + (44 if layout.hand_h else 16)
+    for i, line in enumerate(hand):
+        text(8, baseline + 16 * i, line)
     if caption:
-        drawing.add(caption_text(640, rows * row_h, 0, caption, CAPTION_FONT, "sans-serif"),
-                    ("caption", caption), (0, rows * row_h, 640, height))
+        drawing.add(caption_text(width, body, 0, caption, CAPTION_FONT, "sans-serif"),
+                    ("caption", caption), (0, body, width, height))
     return drawing
+
+
+def _hand_lines(view: dict, layout: Layout) -> list[str]:
+    """`Your cards: …` in the lines the layout gives it (none in a view without a hand)."""
+    if view.get("hand") is None:
+        return []
+    line = "Your cards: " + (", ".join(view["hand"]) or "none")
+    if layout.hand_chars is None:
+        return [line]
+    return textwrap.wrap(line, layout.hand_chars, break_on_hyphens=False)
 
 
 def _text(x: float, y: float, text: str, bold: bool = False) -> str:
