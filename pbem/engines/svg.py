@@ -88,6 +88,7 @@ class Sheet:
         self.head = 0  # parts that open the drawing: the root element, its title
         self.drawn: list[tuple[int, object, tuple[float, float, float, float] | None]] = []
         self.given: str | None = None  # a drawing given whole (Sheet.whole)
+        self._first_piece: int | None = None  # where the background ends (parts)
 
     def open(self, *parts: str) -> None:
         """The root element and its title: shown to the web, not drawn."""
@@ -97,19 +98,17 @@ class Sheet:
     def add(self, svg: str, key: object = None, box=None) -> None:
         """A drawn part; with `key` and `box` a piece. A part with neither after the
         first piece is a piece too, that looks like itself and may cover the drawing."""
-        if key is None and any(k is not None for _, k, _ in self.drawn):
+        if key is None and self._first_piece is not None:
             key, box = ("part", svg), (0.0, 0.0, self.view_width, self.view_height)
+        elif key is not None and self._first_piece is None:
+            self._first_piece = len(self.drawn)
         self.drawn.append((len(self.parts), key, box))
         self.parts.append(svg)
 
     def background(self) -> list[str]:
         """The drawn parts before the first piece."""
-        parts = []
-        for index, key, _ in self.drawn:
-            if key is not None:
-                break
-            parts.append(self.parts[index])
-        return parts
+        end = len(self.drawn) if self._first_piece is None else self._first_piece
+        return [self.parts[index] for index, _, _ in self.drawn[:end]]
 
     def pieces(self) -> list[tuple[str, object, tuple[float, float, float, float]]]:
         """(svg, key, box) of each piece, in the order drawn."""
