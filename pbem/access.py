@@ -5,7 +5,9 @@ forms and switches, the list of the player's games) and a mail.
   banned address is dropped unanswered (`address_barred`, asked by pbem.intake), and a
   player is barred (`barred`) when their address, or a second address they confirmed,
   is banned: every seat page of theirs and their list of games answer 403 and nothing
-  can be played or said from them, and their mail from any address is dropped too.
+  can be played or said from them, their mail from any address is dropped too, and
+  what they arranged in advance (`if` lines, held commands, queued cards: pbem.commands)
+  is not played for them while the ban lasts.
 - A **seat's link** (`/play/<token>`, pbem.mail.tokens.play_token) reaches its own seat
   only, and only while that seat is live (`seat_access`): the token is genuine, its
   game is inviting or running, its player is neither barred nor forgotten

@@ -149,3 +149,17 @@ def test_a_banned_players_mail_from_their_other_address_is_dropped(onyx, sink):
     assert len(sink.messages) == mails  # no answer, nothing to bob
     written = bob.reply("say hi", to=bob.last)  # bob plays on
     assert Inbound.get(Inbound.message_id == written["Message-ID"]).outcome.startswith("done")
+
+
+def test_a_banned_players_conditional_moves_wait(onyx):
+    """`if` lines set before the ban act for the player no more (nor held commands, nor
+    queued cards: pbem.access.barred is asked before each): the game waits for them as
+    for any move."""
+    from pbem.admin import ban
+    from pbem.store import Move
+    game_id, alice, bob = onyx
+    alice.reply("F6\nif G5 H4")
+    ban(alice.address)
+    bob.reply("G5", to=bob.last)
+    assert [m.text for m in Move.select().where(Move.game == game_id).order_by(Move.ply)] \
+        == ["F6", "G5"]

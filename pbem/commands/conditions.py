@@ -24,6 +24,7 @@ nothing of them reaches anyone else's mail or page.
 
 from __future__ import annotations
 
+from pbem import access
 from pbem.commands import queued
 from pbem.commands.speaker import Refused, Speaker
 from pbem.engines.base import MoveError
@@ -167,8 +168,8 @@ def play_answers(table: Table) -> int:
         (owner,) = table.to_act or (None,)
         row = rows.get(owner)
         last = _last_move(table, 1 - owner) if row is not None else None
-        if last is None:
-            break
+        if last is None or access.barred(table.seats[owner].player):
+            break  # a barred player (pbem.access) acts in no way: their lines wait
         matching = [line for line in row.lines if line[0] == last]
         if not matching:
             _clear(table, row, f"Your conditional moves did not foresee {last}; they are "

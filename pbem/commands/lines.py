@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from pbem import access
 from pbem.commands.catalogue import (ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text,
                                      lines_to_run)
 from pbem.commands.conditions import play_answers
@@ -158,7 +159,8 @@ def resume_held(config: Config, table: Table, reports: dict[int, Report]) -> Non
         ready = [(r, table.seat_of(r.player.email)) for r in Request.select(Request, Player)
                  .join(Player).where((Request.game == table.game) & (Request.kind == "held")
                                      & Request.open)]
-        ready = [(r, s) for r, s in ready if s in table.to_act]
+        ready = [(r, s) for r, s in ready
+                 if s in table.to_act and not access.barred(r.player)]  # pbem.access
         if not ready:
             return
         for request, seat in ready:

@@ -25,6 +25,7 @@ queued card plays (`next_choice`, `queued_move`: pbem.engines.correspondence).
 
 from __future__ import annotations
 
+from pbem import access
 from pbem.commands.speaker import Refused, Speaker
 from pbem.engines.base import MoveError
 from pbem.play import CONDITIONAL, Table
@@ -113,7 +114,8 @@ def play_queued(table: Table) -> int:
     that seat alone, and the round waits for its card."""
     if not table.engine.queued_choices or table.game.status != "running":
         return 0
-    rows = {row.seat: row for row in Condition.select().where(Condition.game == table.game)}
+    rows = {row.seat: row for row in Condition.select().where(Condition.game == table.game)
+            if not access.barred(table.seats[row.seat].player)}  # a barred player's wait
     played, progress = 0, True
     while rows and progress and played < MAX_PLAYED:
         progress = False
