@@ -86,6 +86,12 @@ def show(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
     return ["Your conditional moves in this game:\n" + "\n".join(tree(row.lines))]
 
 
+def kept_lines(table: Table, seat: int) -> list[list[str]]:
+    """The seat's lines in this game, for its own page only (pbem.web.advance)."""
+    row = Condition.get_or_none((Condition.game == table.game) & (Condition.seat == seat))
+    return list(row.lines) if row is not None else []
+
+
 def checked_line(table: Table, seat: int, text: str) -> list[str]:
     """The line's plies in the engine's notation, each played from the position it will
     meet; Refused names the first that cannot be."""

@@ -82,6 +82,13 @@ def queue(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
     return [f"Queued{replaced}: {_order(moves, now=coming[1])}."]
 
 
+def kept(table: Table, seat: int) -> list[str]:
+    """The moves the seat has queued in this game, in order, for its own page only
+    (pbem.web.advance)."""
+    row = _row(table, seat)
+    return list(row.lines["moves"]) if row is not None else []
+
+
 def listing(queued: dict | None) -> str:
     """The queue in words, for `next` and `conditions`."""
     if not queued or not queued["moves"]:

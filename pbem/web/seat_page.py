@@ -47,6 +47,7 @@ from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
 from pbem.commands.web import choose_pictures
+from pbem.web.advance import advance
 from pbem.web.board_clicks import clickable
 from pbem.web.diagrams import column_diagram, for_any_width
 from pbem.web.seat_moves import choices, known_ply, play_from_page, points, read_back
@@ -167,6 +168,7 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         "public": url_for("game_page.show", game_id=game.id),
         "games": url_for("seat_page.games", token=token),
         "pictures": seat.player.pictures,
+        "advance": advance(table, number) if started else None,  # its own, to it alone
     }
     read, context["preview"] = context["read"], None
     if read is not None and read.playable and read.after is not None:
