@@ -1,5 +1,5 @@
 """Onyx's conditional lines built on a seat's page by clicking (#32 item 5), on the seat
-page's own blueprint (its link check, headers and CSRF token).
+page's own blueprint (its link check, headers, CSRF token and rate limit).
 
     GET  /play/<token>/lines?line=E5+F6+G7   the builder: the position after the line so
                                              far, drawn, its next points to click (the
@@ -31,8 +31,8 @@ from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction
 from pbem.web.advance import advance, build
 from pbem.web.board_clicks import clickable
-from pbem.web.seat_page import (DIAGRAM, FORM_COOKIE, config, csrf_refusal, csrf_token,
-                                form_cookie, live_seat, seat_page)
+from pbem.web.seat_page import (DIAGRAM, FORM_COOKIE, config, csrf_token, form_cookie,
+                                kick_delivery, live_seat, post_refusal, seat_page)
 
 LINE = re.compile(r"^(if( [\w*-]+)+|conditions off)$", re.I)
 MAX_POSTED = 40  # lines a post may carry: the tree's most, and a few to spare
@@ -86,9 +86,10 @@ def lines(token: str, game: Game, seat: Seat):
 @seat_page.route("/play/<token>/lines", methods=["POST"])
 @live_seat
 def keep_lines(token: str, game: Game, seat: Seat):
-    why = csrf_refusal(token)
-    if why:
-        return render(token, game, seat, refusal=f"Nothing was changed: {why}.", status=403)
+    refused = post_refusal(token, seat)  # the page's CSRF token, and PBEM_RATE_LIMIT
+    if refused:
+        return render(token, game, seat, refusal=f"Nothing was changed: {refused[0]}.",
+                      status=refused[1])
     posted = [" ".join(clean_text(line).split())
               for line in re.split(r"[;\n]", request.form.get("lines", ""))]
     posted = [line for line in posted if line][:MAX_POSTED]
@@ -103,9 +104,7 @@ def keep_lines(token: str, game: Game, seat: Seat):
         after_moves(config(), table, reports)
         mine = reports.pop(seat.number)
         conversation.after_write(config(), table, reports)
-    after_move = current_app.config.get("PBEM_AFTER_MOVE")
-    if after_move is not None:
-        after_move()  # mails, if the lines met a move already (they cannot: checked)
+    kick_delivery()  # whatever the lines' commands mailed goes now
     if mine.failed:
         return render(token, game, seat, report=mine, status=409)
     said = "Lines cleared." if posted == ["conditions off"] else "Lines kept."
