@@ -170,6 +170,7 @@ def test_posts_from_the_page_and_mail_share_the_hourly_limit(server_with, frozen
     assert ("Nothing was played: pbem reads at most 3 mails and posts from your seats' "
             "pages an hour from one address (PBEM_RATE_LIMIT, both counted together)") in html
     assert "The limit lifts after Mon 30 Nov 11:01 UTC" in html  # the mail at 10:01 leaves
+    assert "commands.." not in html
     assert moves() == ["F6", "G5", "E7", "H4", "D8", "J3"]
     (notice,) = alice.unread()  # the notice the mail path gives, once a day
     assert notice["Subject"] == LIMIT_SUBJECT

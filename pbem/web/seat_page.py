@@ -267,7 +267,7 @@ def post_refusal(token: str, seat: Seat) -> tuple[str, int] | None:
         limit = access.post_refusal(config(), seat.player)
     if limit:
         kick_delivery()  # the notice of the limit, if one was due, goes now
-        return " ".join(limit[:2]), 429
+        return " ".join(limit[:2]).rstrip("."), 429  # the caller ends the sentence
     return None
 
 
