@@ -1,4 +1,5 @@
-"""Seats named the way players name each other: by display name, or a prefix of it.
+"""Seats named the way players name each other: by display name, or a prefix of it;
+and the one word a record labels each seat with, made from its player's name.
 
 Canonical move texts name seats by number (`P2`), so a record never depends on what
 players call themselves (a name may change mid-game); a player may still write `bob` or
@@ -9,7 +10,10 @@ names come from the server, by seat.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Sequence
+
+from notation.record import LABEL
 
 
 class SeatNameError(ValueError):
@@ -49,3 +53,25 @@ def spoken_name(seat: int, names: Sequence[str] | None, fallback: str,
         return word if seat_named(word, names) == seat else fallback
     except SeatNameError:
         return fallback
+
+
+def record_labels(names: Sequence[str], dealer: str = "Dealer") -> list[str]:
+    """How a record labels each seat (`Label: text;`): its player's name as one word
+    (`label_word`: `Ann Smith` is `Ann_Smith`), so that every seat is named the way the
+    news names it; the seat's number (`1`, `2`, …) only where a name gives no such word
+    (no letter or digit in it, all digits, `Dealer`) or two names give the same one
+    (any case). The same names always give the same labels, so a record reads back."""
+    words = [label_word(name) for name in names]
+    lowered = [word.lower() for word in words]
+    return [word if (LABEL.match(word) and not word.isdigit() and word.lower() != dealer.lower()
+                     and lowered.count(word.lower()) == 1) else str(seat + 1)
+            for seat, word in enumerate(words)]
+
+
+def label_word(name: str) -> str:
+    """A name as one word of a label: accents dropped (`José` is `Jose`), spaces as `_`,
+    other characters a label cannot hold left out; a one-word name stays as it is."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", name)
+                     if not unicodedata.combining(c))
+    word = re.sub(r"[^A-Za-z0-9_.+-]", "", "_".join(folded.split()))
+    return word.lstrip("_.+-")

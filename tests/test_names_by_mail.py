@@ -75,3 +75,46 @@ def test_a_name_chosen_with_the_name_command_is_kept(players):
             in_reply_to=bob.last["Message-ID"])
     assert Player.get(Player.email == "bob@example.org").name == "Robert"
     assert "White Robert" in words(bob.last)
+
+
+def test_a_record_labels_every_seat_by_its_players_name(mail_server, players):
+    from mailtest import record_in
+    from notation.record import parse_record
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.engines.game import Game
+    from pbem.mail.tokens import reply_address, seat_token
+    from pbem.policy.delivery import deliver_due
+    ann, cat, dan = players("ann", "cat", "dan")
+    game_id = start_game(mail_server, ENGINES["onix"], {}, [p.address for p in (ann, cat, dan)],
+                         seed="x")  # cat (P2) begins
+    deliver_due(mail_server)
+    ann.write("name Ann Smith")
+    dan.write("name Dan Lee")
+
+    def play(person, seat, text):
+        to = reply_address(seat_token(mail_server.secret_key, game_id, seat), "pbem.test")
+        person.send(person.compose(text, to=to, subject="Re: our game"))
+    play(cat, 1, "take O A\nplace A -> 2\ndraw D -> new")
+    play(dan, 2, "take D D\nplace D -> 2\nsteal P1 1 -> 3")
+    play(ann, 0, "take X B\nplace B -> new\ndestroy P2 5")
+    play(cat, 1, "resign")
+    news = words(cat.inbox[-2])
+    assert "#5-7 Dan Lee: take D D; place D -> 2; steal P1 1 -> 3" in news
+    record = record_in(body(cat.last))
+    assert ("cat: take O A; cat: place A -> 2; cat: draw D -> new; Dan_Lee: take D D; "
+            "Dan_Lee: place D -> 2; Dan_Lee: steal P1 1 -> 3; Ann_Smith: take X B; "
+            "Ann_Smith: place B -> new; Ann_Smith: destroy P2 5; 1/2-0-1/2") in " ".join(
+                record.split())
+    parsed = parse_record(record)
+    Game.from_record(parsed).check_result(parsed)  # it reads back: `pbem record check`
+    # A record written before (the seats' numbers for names of two words) still reads.
+    before = parse_record(record.replace("Ann_Smith:", "1:").replace("Dan_Lee:", "3:"))
+    assert Game.from_record(before).state == Game.from_record(parsed).state
+
+
+def test_labels_are_made_of_names_and_fall_back_to_numbers_only_when_they_must():
+    from notation.seats import record_labels
+    assert record_labels(["Ann Smith", "cat", "José Núñez"]) == ["Ann_Smith", "cat", "Jose_Nunez"]
+    assert record_labels(["李雷", "bob", "Bob"]) == ["1", "2", "3"]
+    assert record_labels(["dealer", "42", "O'Brien"]) == ["1", "2", "OBrien"]

@@ -14,7 +14,8 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
-from notation.record import LABEL, Move, Record
+from notation.record import Move, Record
+from notation.seats import record_labels
 from pbem.engines import get_engine, UnknownGame
 from pbem.engines.base import CHANCE, Engine, MoveError, OptionError
 from pbem.engines.dealing import (CURRENT, GENERATORS, PYTHON_RANDOM, TAG as GENERATOR_TAG,
@@ -133,22 +134,22 @@ class Game:
     # -- seat labels in records --------------------------------------------------------
 
     def label(self, seat: int) -> str:
-        """How a record names a seat: the player's name if it is one safe word, else 1, 2…"""
+        """How a record names a seat: its player's name as one word (notation.seats)."""
         if seat == CHANCE:
             return DEALER
-        name = self.players[seat]
-        lowered = [p.lower() for p in self.players]
-        if (LABEL.match(name) and not name.isdigit() and lowered.count(name.lower()) == 1
-                and name.lower() != DEALER.lower()):
-            return name
-        return str(seat + 1)
+        return record_labels(self.players, DEALER)[seat]
 
     def seat_for(self, label: str) -> int:
+        """The seat a record's label names: its label, its number, or (a record written
+        before names of several words were labels) its player's name as written."""
         if label.lower() == DEALER.lower():
             return CHANCE
-        for seat in range(len(self.players)):
-            if label.lower() in (self.label(seat).lower(), str(seat + 1)):
-                return seat
+        wanted, seats = label.lower(), range(len(self.players))
+        for ways in ([word.lower() for word in record_labels(self.players, DEALER)],
+                     [str(seat + 1) for seat in seats],
+                     [name.lower() for name in self.players]):
+            if wanted in ways:
+                return ways.index(wanted)
         raise ValueError(f"{label!r} names no seat (the seats: "
                          f"{', '.join(self.label(s) for s in range(len(self.players)))})")
 
@@ -171,7 +172,8 @@ class Game:
         if self.termination is not None:
             tags.append(("Termination", self.termination[1]))
         tags.append(("Result", result))
-        moves = [Move(ply.text, self.label(ply.seat) if ply.labelled else None,
+        labels = {CHANCE: DEALER, **dict(enumerate(record_labels(self.players, DEALER)))}
+        moves = [Move(ply.text, labels[ply.seat] if ply.labelled else None,
                       list(ply.comments)) for ply in self.plies]
         return Record(tags, moves, result, numbered=self.engine.numbered_record())
 
