@@ -2,7 +2,8 @@
 
 Mail clients do not show SVG, so a game mail carries the position as a PNG drawn from
 the very SVG the seat's page shows (`engine.sheet(view, size)`, whose `svg()` is that
-page's diagram, from the same view). resvg (the `resvg-py` wheel: the Rust renderer, no
+page's diagram, from the same view; on a phone Gem Forge's page shows the same sheet in
+its narrow layout, pbem.web.diagrams). resvg (the `resvg-py` wheel: the Rust renderer, no
 system library) rasterises; Pillow turns its pixels into a palette; this module writes
 the PNG.
 
