@@ -163,3 +163,18 @@ def test_a_banned_players_conditional_moves_wait(onyx):
     bob.reply("G5", to=bob.last)
     assert [m.text for m in Move.select().where(Move.game == game_id).order_by(Move.ply)] \
         == ["F6", "G5"]
+
+
+def test_a_banned_player_is_mailed_nothing_more(onyx, sink):
+    """A ban ends the mail to the address too (pbem.policy.letters.reachable, the door
+    of every mail): bob's move is played, alice hears nothing of it."""
+    from pbem.admin import ban
+    from pbem.store import Move
+    game_id, alice, bob = onyx
+    alice.reply("F6")
+    ban(alice.address)
+    before = len(sink.to(alice.address))
+    bob.reply("G5", to=bob.last)
+    assert [m.text for m in Move.select().where(Move.game == game_id).order_by(Move.ply)] \
+        == ["F6", "G5"]
+    assert len(sink.to(alice.address)) == before

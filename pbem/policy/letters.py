@@ -17,13 +17,16 @@ from pbem.mail import letters
 from pbem.players import is_forgotten
 from pbem.policy import bouncing
 from pbem.store import Player
+from pbem.store.models import Ban
 
 
 def reachable(address: str) -> bool:
     """Whether any mail may go to `address`: not a bot's, not a forgotten player's (the
     row of someone `pbem admin forget` erased: a tournament's news or a game's mail to
-    them would only bounce), not marked bouncing."""
-    return not is_bot(address) and not is_forgotten(address) and bouncing.may_mail(address)
+    them would only bounce), not banned (`pbem admin ban`: a ban ends the address's
+    mail both ways; its seat links answer 403, pbem.access), not marked bouncing."""
+    return (not is_bot(address) and not is_forgotten(address) and not Ban.covers(address)
+            and bouncing.may_mail(address))
 
 
 def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs: list[str],
