@@ -204,3 +204,19 @@ def test_a_line_may_answer_the_swap(onyx):
     bob.reply("swap", to=game_mail(bob))
     assert moves(game_id) == ["F6", "swap", "C3"]
     assert "It is your turn (move #4)." in body(bob.last)
+
+
+def test_lines_beside_a_move_ask_for_no_mail_of_their_own(onyx):
+    """A move that simply went in is confirmed in the next mail; so are the lines sent
+    with it, by what they do (#32's bench: an answer to each such mail cost more mails
+    than the lines saved). Lines alone, or a line that fails, are answered at once."""
+    game_id, alice, bob = onyx
+    before = len(alice.inbox)
+    alice.reply("F6\nif G5 H4")
+    assert len(alice.inbox) == before and moves(game_id) == ["F6"]
+    alice.reply("if G5 H4 C3 D4", to=game_mail(alice))
+    assert "Kept (your earlier lines are replaced): if G5 then H4, then if C3 then D4." \
+        in body(alice.last)
+    bob.reply("G5\nif H4 C3", to=game_mail(bob))
+    assert moves(game_id) == ["F6", "G5", "H4", "C3", "D4"]
+    assert "#3 alice: H4" in body(bob.last)  # his mail: asked for move #6, with the news

@@ -47,10 +47,9 @@ def state(game_id):
 def test_next_plays_one_card_in_each_of_the_next_two_rounds(mail_server, players):
     game_id, alice, bob = start(mail_server, players)
     assert state(game_id).hands == ((26, 33, 63, 109), (29, 52, 55, 80))
-    alice.reply("pref low\nplay 26\nnext 33 63", quote=False)
-    assert ("Queued: play 33 for the next round that asks for your card, then play 63."
-            in body(alice.last))
     told = len(alice.inbox)
+    alice.reply("pref low\nplay 26\nnext 33 63", quote=False)
+    assert len(alice.inbox) == told  # beside a move, the queue is confirmed by what it does
     bob.reply("pref low\nplay 29", quote=False)  # round 1 revealed: round 2 asks for 33
     assert plays(game_id)[-1] == ("alice", "play 33", "conditional")
     assert state(game_id).round == 1 and Table.load(game_id).to_act == {1}
@@ -66,9 +65,18 @@ def test_next_plays_one_card_in_each_of_the_next_two_rounds(mail_server, players
     assert [card for card, seat in state(game_id).revealed] == [55, 63]
 
 
+def test_a_queue_sent_alone_is_confirmed_at_once(mail_server, players):
+    game_id, alice, bob = start(mail_server, players)
+    alice.reply("play 26", quote=False)
+    alice.reply("next 33 63", quote=False)
+    assert ("Queued: play 33 for the next round that asks for your card, then play 63."
+            in body(alice.last))
+
+
 def test_a_queued_card_no_longer_in_hand_is_dropped_with_a_word(mail_server, players):
     game_id, alice, bob = start(mail_server, players)
-    alice.reply("pref low\nnext 33 63", quote=False)  # round 1 waits for her: 33 at once
+    alice.reply("pref low", quote=False)
+    alice.reply("next 33 63", quote=False)  # round 1 waits for her: 33 at once
     assert ("Queued: play 33 for this round, which waits for your card: it is played at "
             "once, then play 63.") in " ".join(body(alice.last).split())
     assert plays(game_id) == [("alice", "play 33", "conditional")]

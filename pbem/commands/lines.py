@@ -29,6 +29,9 @@ from pbem.policy.report import Report
 from pbem.store import Move, Player, Request
 
 GUARD = re.compile(r"(?:^|\s)#(\d+)(?=\s|$)")
+#: Commands that answer later moves in advance: beside a move they are confirmed by what
+#: they do, as the move is (`_with_advance`).
+IN_ADVANCE = ("if", "next")
 
 
 # -- mail to a game ----------------------------------------------------------------------
@@ -64,12 +67,16 @@ def run_lines(speaker: Speaker, table: Table, seat: int, lines: list[str]) -> Re
     """Run lines in order until one fails. A move that must wait because the player's own
     move has just opened a window for the others (Gem Forge reactions) is held, with the
     lines after it, and runs when the game comes back to them (RULINGS G41)."""
-    report = Report()
+    report, advance = Report(), Report()
     for index, line in enumerate(lines):
         try:
-            report.notes += run_game_line(speaker, table, seat, line) or []
+            notes = run_game_line(speaker, table, seat, line) or []
             report.applied.append(line)
-            report.asked = report.asked or not _is_move(line)
+            if line.partition(" ")[0].lower() in IN_ADVANCE:
+                advance.notes += notes
+            else:
+                report.notes += notes
+                report.asked = report.asked or not _is_move(line)
         except (Refused, MoveError, OptionError, UnknownGame) as error:
             if _waits_for_others_after(table, seat) and _is_move(line):
                 Request.create(kind="held", player=speaker.player, game=table.game,
@@ -82,8 +89,19 @@ def run_lines(speaker: Speaker, table: Table, seat: int, lines: list[str]) -> Re
             else:
                 report.failed.append((line, why(error)))
                 report.skipped = lines[index + 1:]
-            return report
+            return _with_advance(report, advance)
     _finish_mail(table, seat, report)
+    return _with_advance(report, advance)
+
+
+def _with_advance(report: Report, advance: Report) -> Report:
+    """Lines that answer later moves (`if`, `next`) beside a move that went in ask for no
+    answer of their own, as the move does not: what they do is the news of the next mail
+    (an answer played, lines cleared, a card dropped), and `conditions` lists them.
+    Sent alone, or where the mail is answered anyway, they are confirmed in it."""
+    moved = any(_is_move(line) for line in report.applied)
+    if advance.notes and (not moved or report.needs_answer()):
+        report.notes += advance.notes
     return report
 
 
