@@ -5,8 +5,9 @@ same questions, so they are answered here, once: whose address this is (`owner_o
 the player for an address seen for the first time (`player_for`, created unconfirmed
 and named by the From header's display name; an invited player is named so when they
 first write: `heard_from`), a bot's player row (`bot_player`), a display name as a
-player may write it, and whether a row is a forgotten player's (`is_forgotten`: `pbem admin forget` gives it an
-address that no mail reaches; the policy mails it nothing, pbem.policy.letters).
+player may write it, and whether a row is a forgotten player's (`is_forgotten`: `pbem
+admin forget` gives it an address that no mail reaches; the policy mails it nothing,
+pbem.policy.letters).
 """
 
 from __future__ import annotations

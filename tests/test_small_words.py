@@ -2,7 +2,7 @@
 literal text: what an answer says must be what was done, in the player's words.
 """
 
-from mailtest import body
+from mailtest import body, html
 from test_annotate_by_mail import MOVES, annotated
 from test_mail_gemforge import forge  # noqa: F401 (a fixture)
 
@@ -35,6 +35,7 @@ def test_mail_before_the_game_starts_or_after_a_decline_asks_for_no_move(players
     accepted = body(bob.last)
     assert "You accepted. The game starts when everyone has." in accepted
     assert "write the move number too" not in accepted and "YOUR-MOVE" not in accepted
+    assert "YOUR-MOVE" not in html(bob.last) and "nothing to send now" in html(bob.last)
     assert ("How to reply: nothing to send now; the game's first mail says what to play "
             "once everyone has accepted.") in " ".join(accepted.split())
     dan.reply("decline")
@@ -42,6 +43,7 @@ def test_mail_before_the_game_starts_or_after_a_decline_asks_for_no_move(players
         told = body(person.last)
         assert "dan declined the invitation" in told or "Done: decline" in told, told
         assert "YOUR-MOVE" not in told and "How to reply" not in told
+        assert "YOUR-MOVE" not in html(person.last)
         assert "This game was cancelled: nothing more is played in it." in told
 
 
@@ -119,3 +121,16 @@ def test_the_readme_names_the_tournaments_limits(players):
     ann.write("new tournament onyx round-robin with ann@example.org bot:hard")
     ann.reply("yes, it is me")
     assert "bots do not play tournaments; name people's addresses." in words(ann.last)
+
+
+def test_a_refused_queued_card_is_quoted_whole(mail_server, players):
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.policy.delivery import deliver_due
+    alice, bob = players("alice", "bob")
+    start_game(mail_server, ENGINES["baronoxx"], {}, [alice.address, bob.address],
+               seed="queue")
+    deliver_due(mail_server)
+    alice.reply("next 33 lots", quote=False)
+    assert "Not played: next 33 lots\n  `next 33 lots`: 'play lots': write play " in (
+        body(alice.last).replace("\r\n", "\n")), body(alice.last)

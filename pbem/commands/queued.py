@@ -67,7 +67,7 @@ def queue(speaker: Speaker, table: Table, seat: int, rest: str) -> list[str]:
         try:
             move = engine.queued_move(table.state, seat, text)
         except MoveError as error:
-            raise Refused(f"`next {words}`: {str(error).strip(chr(39) + chr(34))}") from None
+            raise Refused(f"`next {words}`: {error}") from None  # its quotes kept whole
         if any(_card(move) == _card(kept) for kept in moves):
             raise Refused(f"`next {words}` names {_card(move)} twice: one card a round.")
         moves.append(move)

@@ -252,7 +252,7 @@ def _quote_last_first(value: str) -> str:
         name, angle, rest = piece.partition("<")
         head = kept[-1].strip() if kept else ""
         if (angle and "@" in rest and name.strip() and not _SPECIAL.search(name)
-                and head and not _SPECIAL.search(head) and "@" not in head):
+                and head and not _SPECIAL.search(head)):
             kept[-1] = f' "{head}, {name.strip()}" <{rest}'
         else:
             kept.append(piece)
