@@ -232,6 +232,9 @@ class Table:
         followed = {move.ply: move for move in Move.select(Move.ply, Move.shown, Move.visible)
                     .where((Move.game == self.game) & (Move.ply >= ply))}
         for comment in said:
+            if comment.text == ledger.AUTOMATIC_NOTE:  # the move's own mark: it goes too
+                comment.delete_instance()
+                continue
             move = followed.get(comment.ply)
             public = move.visible.get("public") if move is not None else None
             number = f"move #{move.shown}" if move is not None else "a move"

@@ -134,3 +134,23 @@ def test_a_refused_queued_card_is_quoted_whole(mail_server, players):
     alice.reply("next 33 lots", quote=False)
     assert "Not played: next 33 lots\n  `next 33 lots`: 'play lots': write play " in (
         body(alice.last).replace("\r\n", "\n")), body(alice.last)
+
+
+def test_a_move_the_server_played_goes_back_with_its_mark(mail_server, players, frozen_time):
+    from mailtest import record_in
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.policy.delivery import deliver_due
+    from test_timeouts import tick
+    alice, bob = players("alice", "bob")
+    start_game(mail_server, ENGINES["onyx"], {"time": "1d", "timeout": "auto"},
+               [alice.address, bob.address], seed="clock")
+    deliver_due(mail_server)
+    frozen_time.move(days=1)
+    assert tick(mail_server) == 1  # AB23 for alice, marked `automatic: time ran out`
+    alice.reply("say oops\nundo")
+    bob.reply("undo")
+    alice.reply("F6")
+    bob.reply("resign")
+    assert record_in(body(bob.last)).endswith(
+        "\n{alice: oops (said after move #1, AB23, which was taken back)} 1. F6 1-0\n")
