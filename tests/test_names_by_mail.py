@@ -118,3 +118,11 @@ def test_labels_are_made_of_names_and_fall_back_to_numbers_only_when_they_must()
     assert record_labels(["Ann Smith", "cat", "José Núñez"]) == ["Ann_Smith", "cat", "Jose_Nunez"]
     assert record_labels(["李雷", "bob", "Bob"]) == ["1", "2", "3"]
     assert record_labels(["dealer", "42", "O'Brien"]) == ["1", "2", "OBrien"]
+
+
+def test_a_from_with_no_domain_gets_no_mail(players, sink):
+    from pbem.store import Inbound
+    (bob,) = players("bob")
+    sent = send_as(bob, "jones", "games", "pbem@pbem.test", subject="hi")
+    assert sink.messages == []  # a confirmation request to `jones` would reach the relay
+    assert Inbound.get(Inbound.message_id == sent).outcome == "ignored: no From address"

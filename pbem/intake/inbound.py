@@ -126,7 +126,10 @@ def parse_mail(raw: bytes, envelope_sender: str | None = None,
     """Read raw mail bytes. Never raises, whatever the bytes."""
     raw = bytes(raw)
     message = _parsed_headers(raw)
-    sender_name, sender = (_addresses(message, "From") or [("", "")])[0]
+    # The first From address with a domain: a bare word (`From: jones`) is no address
+    # we may write to (the relay would deliver it to a local mailbox of its own).
+    sender_name, sender = next(((name, address) for name, address in
+                                _addresses(message, "From") if "@" in address), ("", ""))
     replied_to = _message_ids(message, "In-Reply-To") + _message_ids(message, "References")[::-1]
     return InboundMail(
         raw=raw,
