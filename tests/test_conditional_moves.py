@@ -131,8 +131,13 @@ def test_nobody_can_learn_of_lines_that_never_met_their_move(mail_server, player
     page."""
     from pbem.web import create_app
 
+    people = []  # each world's players kept alive: a client's Message-IDs carry id(self),
+    # and a second world's players at a freed address would send the same ones, which the
+    # server drops as duplicates
+
     def world(alice_writes):
         alice, bob = players("alice", "bob")
+        people.append((alice, bob))
         game_id = start_game(mail_server, ENGINES["onyx"], {}, [alice.address, bob.address])
         deliver_due(mail_server)
         start = len(bob.inbox)
