@@ -225,3 +225,16 @@ def test_lines_beside_a_move_ask_for_no_mail_of_their_own(onyx):
     bob.reply("G5\nif H4 C3", to=game_mail(bob))
     assert moves(game_id) == ["F6", "G5", "H4", "C3", "D4"]
     assert "#3 alice: H4" in body(bob.last)  # his mail: asked for move #6, with the news
+
+
+def test_a_player_on_the_digest_hears_at_once_that_their_lines_missed(onyx):
+    """On the digest a new turn waits for the day's mail; but a player whose `if` lines
+    missed was counting on the server to answer for them: they are told at once."""
+    from pbem.store import Player
+    game_id, alice, bob = onyx
+    Player.update(digest=True).where(Player.email == alice.address).execute()
+    alice.reply("F6\nif G5 H4")
+    before = len(alice.inbox)
+    bob.reply("E9", to=game_mail(bob))
+    assert moves(game_id) == ["F6", "E9"] and len(alice.inbox) == before + 1
+    assert "Your conditional moves did not foresee E9; they are cleared." in body(alice.last)

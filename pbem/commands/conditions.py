@@ -178,8 +178,10 @@ def play_answers(table: Table) -> int:
             break  # a barred player (pbem.access) acts in no way: their lines wait
         matching = [line for line in row.lines if line[0] == last]
         if not matching:
+            # Urgent: a player on the digest counted on the server to answer for them,
+            # and the game waits for them now; they hear at once, not the next day.
             _clear(table, row, f"Your conditional moves did not foresee {last}; they are "
-                               f"cleared.")
+                               f"cleared.", urgent=True)
             del rows[owner]
             break
         table.play(owner, matching[0][1], source=CONDITIONAL)
@@ -202,10 +204,10 @@ def _last_move(table: Table, opponent: int) -> str | None:
     return table.happenings[-1].text
 
 
-def _clear(table: Table, row: Condition, words: str) -> None:
+def _clear(table: Table, row: Condition, words: str, urgent: bool = False) -> None:
     owner = row.seat
     row.delete_instance()
-    table.notices.append(Notice(lambda viewer: words if viewer == owner else None))
+    table.notices.append(Notice(lambda viewer: words if viewer == owner else None, urgent))
 
 
 def forget_for_game(table: Table, words: str) -> None:
