@@ -14,6 +14,7 @@ import difflib
 import os
 import re
 import secrets
+import socket
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -70,10 +71,18 @@ class Config:
     # The operator's pages (/healthz, /metrics: pbem.web.operator): from loopback, or
     # from anywhere with this token (Authorization: Bearer …).
     monitor_token: str = ""                      # PBEM_MONITOR_TOKEN (or _TOKEN_FILE)
+    # This worker's name in the metrics and `pbem status` (pbem.store.workers): one per
+    # worker process; '' = the host's name, enough for one worker a host.
+    worker_name: str = ""                        # PBEM_WORKER_NAME
 
     @property
     def address(self) -> str:
         return f"pbem@{self.domain}"
+
+    @property
+    def worker(self) -> str:
+        """This worker's name: PBEM_WORKER_NAME, or the host's."""
+        return self.worker_name or socket.gethostname()
 
     @property
     def web_url(self) -> str:
@@ -122,6 +131,7 @@ class Config:
             imap_interval=max(int(get("PBEM_IMAP_INTERVAL") or cls.imap_interval), 1),
             monitor_token=(get("PBEM_MONITOR_TOKEN")
                            or _file_text(get("PBEM_MONITOR_TOKEN_FILE", ""))).strip(),
+            worker_name=get("PBEM_WORKER_NAME", "").strip(),
             **_hostile_settings(get),
         )
         if not config.secret_key and (make_secret or secret_path(workdir).exists()):
@@ -234,6 +244,7 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_RATE_LIMIT": _whole(1),
     "PBEM_DIGEST_HOUR": _whole(0, 23),
     "PBEM_AUTHSERV_ID": _no_spaces,
+    "PBEM_WORKER_NAME": _no_spaces,
     "PBEM_LOG_FORMAT": _optional(_one_of("text", "json")),
     "PBEM_IMAP_HOST": _optional(lambda v: _domain(v.strip()) and "a host name, or empty for off"),
     "PBEM_IMAP_PORT": _whole(1, 65535, optional=True),

@@ -20,6 +20,7 @@ from pbem.engines.base import CHANCE, Engine, MoveError
 from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
 from pbem.engines.game import Game as GameRecord
 from pbem.store import Comment, Game, Move, Player, Seat
+from pbem.store.counters import count
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 from pbem.store.prepared import Creates, Prepared, save_changed
@@ -265,6 +266,8 @@ class Table:
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
                     anonymous=anonymous, revealed=revealed, shown=self.game.shown_plies)
+        if seat != CHANCE:  # counted for good: an undo takes the move back, not the count
+            count("moves", self.game.engine)
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
                                          anonymous, self.engine.to_act(before),
                                          self.engine.to_act(after), revealed,

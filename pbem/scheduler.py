@@ -11,8 +11,9 @@ minute, send the reminders and act on the timeouts and vacations' ends that are 
 (`kick_after_mail`), move for the bots the games wait for (pbem.bot_turns; they think
 in a child process at the lowest priority, pbem.bot_search); every
 minute, start the tournaments' rounds that are due and expire old open challenges
-(pbem.competition). Each job claims its rows, so two schedulers on one database do no
-harm.
+(pbem.competition); every 15 seconds, write this worker's tick and whether its listeners
+take mail (pbem.store.workers: `/metrics` and `pbem status` show a worker that stopped
+ticking). Each job claims its rows, so two schedulers on one database do no harm.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pbem.intake.imap import imap_configured, poll_mailbox
 from pbem.intake.retention import prune
 from pbem.policy.delivery import deliver_due
 from pbem.policy.digest import send_digests
+from pbem.store import workers
 
 log = logging.getLogger(__name__)
 DELIVERY_JOB = "deliver-outbox"
@@ -41,6 +43,8 @@ PRUNE_JOB = "prune-mail"
 DEADLINE_JOB = "deadlines"
 BOT_JOB = "bot-moves"
 COMPETITION_JOB = "competition"
+HEARTBEAT_JOB = "heartbeat"
+HEARTBEAT_SECONDS = 15  # a silence of minutes is a worker that stopped (deploy/prometheus/)
 #: What each job does, as APScheduler's own log lines name it ('Execution of job
 #: "delivering the outbox" skipped: ...') and as a failure is logged ("... failed"):
 #: never the callable's name (`Again.__call__`, a bound method).
@@ -53,6 +57,7 @@ JOB_NAMES = {
     BOT_JOB: "moving for the bots",
     COMPETITION_JOB: "starting tournament rounds and expiring challenges",
     IMAP_JOB: "polling the IMAP mailbox",
+    HEARTBEAT_JOB: "recording this worker's tick",
 }
 
 
@@ -88,8 +93,9 @@ class Again:
 
 
 class Scheduler:
-    def __init__(self, config: Config):
-        self.config = config
+    def __init__(self, config: Config, listening=lambda: (0, 0)):
+        """`listening()`: (listeners run, listeners taking mail), for the heartbeat."""
+        self.config, self.listening = config, listening
         self.scheduler = BackgroundScheduler(timezone=dt.timezone.utc)
         now = dt.datetime.now(dt.timezone.utc)
         self.delivery = Again(self.scheduler, DELIVERY_JOB, self.deliver_once)
@@ -117,6 +123,9 @@ class Scheduler:
         every(self.competition, COMPETITION_JOB, minutes=1)  # rounds due, seeks expired
         if imap_configured(config):  # mail in from a mailbox, for a server without an MX
             every(self.poll_imap, IMAP_JOB, seconds=config.imap_interval)
+        # This worker's liveness for the operator (pbem.store.workers): the first tick is
+        # written by start(), the job writes the next ones.
+        every(self.heartbeat, HEARTBEAT_JOB, at_start=False, seconds=HEARTBEAT_SECONDS)
 
     def _run(self, job_id: str, work, then=None) -> None:
         """One run of a job: `then()` if it did something; a failure is logged by the
@@ -160,6 +169,11 @@ class Scheduler:
         self._run(COMPETITION_JOB, lambda: run_competition(self.config),
                   self.kick_delivery)
 
+    def heartbeat(self, started: bool = False) -> None:
+        def ticking():
+            workers.tick(self.config.worker, *self.listening(), started=started)
+        self._run(HEARTBEAT_JOB, ticking)
+
     def deliver_once(self) -> None:
         self._run(DELIVERY_JOB, lambda: deliver_due(self.config))
 
@@ -180,8 +194,11 @@ class Scheduler:
         self.delivery.kick()
 
     def start(self) -> None:
+        self.heartbeat(started=True)
         self.scheduler.start()
 
     def stop(self) -> None:
+        """Let a running job finish; then this worker is no longer expected to tick."""
         self.scheduler.shutdown(wait=True)
         self.searcher.close()
+        self._run(HEARTBEAT_JOB, lambda: workers.stopped(self.config.worker))

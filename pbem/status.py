@@ -21,13 +21,15 @@ from peewee import DatabaseError, InterfaceError, SqliteDatabase, fn
 from pbem import build
 from pbem.config import Config, secret_path
 from pbem.intake import refusals
-from pbem.store import Game, Inbound, Outbox, open_database
+from pbem.store import Game, Inbound, Outbox, open_database, workers
 from pbem.store.database import (applied_migrations, known_migrations,  # noqa: F401
                                  missing_sqlite_file, sqlite_path,
                                  without_password)  # (status.without_password: the worker's)
 from pbem.store.models import database, utcnow
 
 GIVEN_UP_DAYS = 7  # mail given up on shows in the status this long
+WORKERS_MIGRATION = "0038_counters_workers"  # the table of workers' ticks
+SILENT = 120  # seconds without a tick: a worker that stopped (heartbeat every 15 s)
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Status:
     schema_unknown: list | None = None  # migrations applied that this code does not know
     schema_ok: bool | None = None  # False: the schema is newer than this code (restart it
     #                                with the pbem that migrated it; deploy/README.md)
+    workers: list | None = None  # each worker's name, last tick (seconds ago), listeners
 
     def as_json(self) -> dict:
         return {**asdict(self), **build.info()}  # which pbem answered: version, commit
@@ -63,6 +66,7 @@ def check() -> Status:
             Outbox.failed >= now - dt.timedelta(days=GIVEN_UP_DAYS)).count()
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
         last_in = Inbound.select(fn.MAX(Inbound.received)).scalar()
+        schema = _schema()
         return Status(
             database_ok=True,
             outbox_backlog=waiting.count(),
@@ -73,7 +77,9 @@ def check() -> Status:
             outbox_given_up=given_up,
             refusals_last_day=refusals.recent(),
             **_unconfirmed(now),
-            **_schema(),
+            **schema,
+            workers=_workers(now) if WORKERS_MIGRATION not in schema["schema_waiting"]
+            else None,  # an older schema, not migrated yet: no table of them
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
@@ -88,6 +94,14 @@ def _schema() -> dict:
             "schema_known": known[-1] if known else None,
             "schema_waiting": [name for name in known if name not in set(applied)],
             "schema_unknown": unknown, "schema_ok": not unknown}
+
+
+def _workers(now: dt.datetime) -> list[dict]:
+    """The workers that tick (pbem.store.workers), for a person: how long since each."""
+    return [{"name": row.name, "process": row.process,
+             "last_tick_seconds": seconds_since(now, row.last_tick),
+             "listeners": row.listeners, "listening": row.listening}
+            for row in workers.workers()]
 
 
 def _unconfirmed(now: dt.datetime) -> dict[str, int]:
@@ -126,12 +140,31 @@ def describe(status: Status) -> list[str]:
         *_transport_lines(status),
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
+        *_worker_lines(status.workers),
         f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
         f"last hour"
         + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
            f"day (PBEM_UNCONFIRMED_MAIL_PER_HOUR)" if status.unconfirmed_capped_last_day
            else ""),
     ]
+
+
+def _worker_lines(workers_seen: list | None) -> list[str]:
+    """One line a worker: its last tick, its listeners; a silent one says so."""
+    if workers_seen is None:
+        return []
+    if not workers_seen:
+        return ["workers:      NONE ticks: no `pbem worker` or `pbem serve` runs the "
+                "scheduler"]
+    lines = []
+    for worker in workers_seen:
+        ago = worker["last_tick_seconds"]
+        state = (f"SILENT for {_duration(ago)} (killed, or hung?)" if ago > SILENT
+                 else f"ticked {_duration(ago)} ago")
+        if worker["listeners"]:
+            state += f", {worker['listening']} of {worker['listeners']} listener(s) taking mail"
+        lines.append(f"worker:       {worker['name']} ({worker['process']}): {state}")
+    return lines
 
 
 def _transport_lines(status: Status) -> list[str]:

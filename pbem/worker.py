@@ -28,8 +28,8 @@ class MailWorker:
 
     def __init__(self, config: Config):
         self.config = config
-        self.scheduler = Scheduler(config)
         self.listeners = []
+        self.scheduler = Scheduler(config, listening=self.listening)
         self.scheduling = False
 
     def start(self) -> None:
@@ -43,6 +43,11 @@ class MailWorker:
                                                  after_receive=self.scheduler.kick_after_mail))
         self.scheduler.start()
         self.scheduling = True
+
+    def listening(self) -> tuple[int, int]:
+        """(listeners this worker runs, of which take connections now), for its tick."""
+        configured = bool(self.config.smtp_listen) + bool(self.config.lmtp_listen)
+        return configured, sum(1 for listener in self.listeners if _takes_mail(listener))
 
     def stop(self) -> None:
         """Stop taking mail first, then let a running job finish (its mail is claimed)."""
@@ -66,6 +71,13 @@ class MailWorker:
         lines.append(f"  mail out:     {out}")
         lines.append(f"  database:     {without_password(config.database_url)}")
         return lines
+
+
+def _takes_mail(listener) -> bool:
+    """Whether an aiosmtpd listener's thread runs and its socket accepts connections."""
+    thread, server = getattr(listener, "_thread", None), getattr(listener, "server", None)
+    return bool(thread is not None and thread.is_alive() and server is not None
+                and server.is_serving())
 
 
 def work(config: Config, out=print) -> None:

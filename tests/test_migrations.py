@@ -125,3 +125,38 @@ def test_0030_writes_in_the_invitations_still_waiting(store):
     assert rows == {("alice@example.org", "victim@v.test", "game", game.id, True),
                     ("bob@example.org", "victim@v.test", "tournament", tournament.id, True),
                     ("alice@example.org", "second@s.test", "address", request.id, True)}
+
+
+def test_the_counters_go_on_from_where_the_counted_rows_left_them(store, config, tmp_path,
+                                                                   monkeypatch, capsys):
+    """0038 (#30 item 6): after the upgrade each counter starts at what the old one,
+    counting rows, said last, so nothing jumps: mail in by its outcome (not the ones
+    still running), refusals by reason, players' moves by game, mail given up."""
+    from pbem.admin import start_game
+    from pbem.cli import main
+    from pbem.engines import ENGINES
+    from pbem.play import Table
+    from pbem.store import Inbound, Outbox, counters, open_database, transaction
+    from pbem.store.models import utcnow
+    game_id = start_game(config, ENGINES["onyx"], {}, ["a@example.org", "b@example.org"])
+    with transaction():
+        Table.load(game_id).play(0, "F6")
+    for number, outcome in enumerate(["done: 1 line(s)", "ignored: robot (auto-replied)",
+                                      "held: confirmation asked for", "received",
+                                      "done: confirmed (after confirmation)"]):
+        Inbound.create(message_id=f"<{number}@example.org>", sender="c@example.org",
+                       raw=b"", outcome=outcome)
+    Outbox.update(failed=utcnow()).where(Outbox.id == Outbox.select(Outbox.id).limit(1)
+                                         .scalar()).execute()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_DATABASE_URL", store)
+    monkeypatch.setenv("PBEM_SECRET_KEY", "k")
+    database.close()
+    assert main(["migrate", "--back-to", "36", "--yes"]) == 0
+    assert main(["migrate"]) == 0
+    assert "applied 0038_counters_workers" in capsys.readouterr().out
+    open_database(store, migrate=False)
+    assert counters.totals("mails_in") == {"done": 2, "held": 1, "ignored": 1}
+    assert counters.totals("refusals") == {"robot": 1}
+    assert counters.totals("moves") == {"onyx": 1}
+    assert counters.totals("outbox_given_up") == {"": 1}

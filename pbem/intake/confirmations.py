@@ -19,6 +19,7 @@ import datetime as dt
 
 from pbem import clock
 from pbem.config import Config
+from pbem.intake.outcomes import count_outcome
 from pbem.policy import letters
 from pbem.store import Inbound, Player, Request, transaction
 
@@ -76,4 +77,5 @@ def expire_confirmations(now: dt.datetime | None = None, days: int = CONFIRM_DAY
             Inbound.update(outcome=f"expired: not confirmed within {days} days",
                            kept_until=row.received + dt.timedelta(days=keep_days)).where(
                 Inbound.id == row.id).execute()
+            count_outcome("expired")  # for the operator's metrics (pbem.intake.outcomes)
     return closed

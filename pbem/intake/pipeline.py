@@ -41,6 +41,7 @@ from pbem.intake import confirmations, loops, refusals, reports
 from pbem.intake.authentication import authentication_failure, dmarc_refusal
 from pbem.intake.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
                                  robot_reason)
+from pbem.intake.outcomes import count_outcome
 from pbem.intake.prescan import structure_refusal
 from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
@@ -126,6 +127,8 @@ def _record_unreadable(config: Config, raw: bytes, error: Exception) -> str:
                 defaults={"sender": "", "raw": raw, "outcome": outcome})
             row.kept_until = kept_until(config, row.received, outcome)
             row.save()
+            if created:  # the same bytes again are the same mail, counted once
+                count_outcome(outcome)
     except OperationalError as stored:
         raise TemporaryFailure(str(stored)) from stored
     except Exception:  # the promise holds even now; the log has both tracebacks
@@ -159,10 +162,9 @@ def _run_steps(intake: Intake) -> None:
 
 
 def _write_outcome(intake: Intake) -> None:
-    """The outcome, and until when the raw mail is kept (pbem.intake.retention)."""
-    _SET_OUTCOME.execute(intake.outcome,
-                         kept_until(intake.config, intake.row.received, intake.outcome),
-                         intake.row.id)
+    """The outcome, and until when the raw mail is kept (pbem.intake.retention); counted
+    for the operator's metrics (pbem.intake.outcomes)."""
+    _set_outcome(intake.config, intake.row, intake.outcome)
 
 
 def record(intake: Intake) -> None:
@@ -361,8 +363,7 @@ def _drop_undelivered_request(config: Config, request: Request) -> None:
     request.save()
     outcome = "expired: its confirmation request could not be delivered"
     for held in confirmations.held_mails(request):
-        Inbound.update(outcome=outcome, kept_until=kept_until(config, held.received, outcome)
-                       ).where(Inbound.id == held.id).execute()
+        _set_outcome(config, held, outcome)
 
 
 def _confirm(intake: Intake, request: Request) -> bool:
@@ -397,7 +398,9 @@ def _run_held(config: Config, row: Inbound, player: Player) -> None:
 
 
 def _set_outcome(config: Config, row: Inbound, outcome: str) -> None:
+    """Write a mail's outcome, and count it: each outcome a mail reaches is an event."""
     _SET_OUTCOME.execute(outcome, kept_until(config, row.received, outcome), row.id)
+    count_outcome(outcome)
 
 
 def extract(intake: Intake) -> bool:

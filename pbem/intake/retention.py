@@ -27,7 +27,7 @@ import datetime as dt
 
 from pbem.config import Config
 from pbem.intake import refusals
-from pbem.store import Inbound, Outbox, transaction
+from pbem.store import Inbound, Outbox, counters, transaction, workers
 from pbem.store.models import utcnow
 
 KEPT_LONG = ("done", "answered", "failed")  # outcomes of mail from players (or bugs)
@@ -48,13 +48,17 @@ def kept_until(config: Config, received: dt.datetime, outcome: str) -> dt.dateti
 
 def prune(config: Config, now: dt.datetime | None = None) -> tuple[int, int]:
     """Empty the raw bytes of inbound mail past its date, delete outbox rows delivered
-    or given up on long ago and refusal counts past theirs; returns (inbound mails emptied, outbox rows deleted)."""
+    or given up on long ago and refusal counts past theirs; returns (inbound mails
+    emptied, outbox rows deleted). Then the metrics' events of the last hour are rolled
+    up into their totals, and workers silent for days are forgotten (pbem.store)."""
     now = now or utcnow()
     with transaction():
         emptied = (Inbound.update(raw=b"", kept_until=None)
                    .where(Inbound.kept_until < now).execute())
         cutoff = now - dt.timedelta(days=config.keep_sent_days)
         deleted = (Outbox.delete().where((Outbox.sent < cutoff) | (Outbox.failed < cutoff))
-                   .execute())  # delivered, or given up on, long ago
+                   .execute())  # delivered, or given up on, long ago: the counts stay
         refusals.prune(now)
+        workers.forget_silent(now)
+    counters.roll_up()
     return emptied, deleted

@@ -40,6 +40,7 @@ from pbem.mail.relay import Refused, Relay, RelayUnavailable
 from pbem.mail.tokens import return_path
 from pbem.store import Game, Outbox, transaction
 from pbem.store.claims import claimer, gone
+from pbem.store.counters import count
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 from pbem.store.prepared import Creates
@@ -208,8 +209,11 @@ def resume_after_crash(now: dt.datetime) -> None:
                 & (Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)))
     for row in Outbox.select(Outbox.id, Outbox.recipient).where(orphaned):
         log.warning("outbox %d to %s: %s", row.id, row.recipient, ASSUMED_SENT)
-    Outbox.update(sent=Outbox.handed_over, claimed_until=None, last_error=ASSUMED_SENT
-                  ).where(orphaned).execute()
+    with transaction():
+        taken = (Outbox.update(sent=Outbox.handed_over, claimed_until=None,
+                               last_error=ASSUMED_SENT).where(orphaned).execute())
+        if taken:
+            count("outbox_delivered", amount=taken)
 
 
 def _dead_claimers(now: dt.datetime) -> list[str]:
@@ -259,8 +263,10 @@ def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.dateti
 
 
 def _mark_sent(mail: Outbox, note: str = "") -> None:
-    Outbox.update(sent=utcnow(), attempts=mail.attempts + 1, claimed_until=None,
-                  last_error=note).where(Outbox.id == mail.id).execute()
+    with transaction():  # sent, and counted for the operator's metrics, together
+        Outbox.update(sent=utcnow(), attempts=mail.attempts + 1, claimed_until=None,
+                      last_error=note).where(Outbox.id == mail.id).execute()
+        count("outbox_delivered")
 
 
 def _retry(config: Config, mail: Outbox, now: dt.datetime, error: Exception,
@@ -289,6 +295,7 @@ def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str,
         Outbox.update(failed=now, attempts=mail.attempts + 1, claimed_until=None,
                       handed_over=None, last_error=why[:500]).where(Outbox.id == mail.id
                                                                     ).execute()
+        count("outbox_given_up")  # for good: cleanup deletes the row, not the count
         told = gave_up(config, mail, now, why, permanent) if gave_up is not None else 0
     log.error("gave up on mail to %s: %s%s", mail.recipient, why,
               f" (told {told} other player(s) of the game)" if told else "")

@@ -12,6 +12,7 @@ import json
 
 from peewee import (
     SQL,
+    BigIntegerField,
     BlobField,
     BooleanField,
     CharField,
@@ -323,6 +324,37 @@ class Bounce(BaseModel):
     bouncing = DateTimeField(null=True)  # past the threshold since; None: mail goes to it
 
 
+class CounterTotal(BaseModel):
+    """A counter of events up to its last roll-up (pbem.store.counters): only ever grows."""
+    name = CharField()  # mails_in, refusals, moves, outbox_given_up, ...
+    label = CharField(default="")  # the one label's value: an outcome, a reason, a game
+    total = BigIntegerField(default=0)
+
+    class Meta:
+        indexes = ((("name", "label"), True),)
+
+
+class CounterEvent(BaseModel):
+    """One counted event not yet rolled up into its CounterTotal (pbem.store.counters):
+    written in the transaction of what it counts, never updated, so writers never wait
+    for each other; read whole, deleted by id."""
+    name = CharField()
+    label = CharField(default="")
+    amount = IntegerField(default=1)
+
+
+class Worker(BaseModel):
+    """A `pbem worker` (or `pbem serve`) that runs the scheduler, by its name
+    (PBEM_WORKER_NAME): when its scheduler last ticked, and whether its listeners take
+    mail (pbem.store.workers)."""
+    name = CharField(unique=True)
+    process = CharField(default="")  # host:pid (pbem.store.claims)
+    started = DateTimeField(default=utcnow)
+    last_tick = DateTimeField(default=utcnow)
+    listeners = IntegerField(default=0)  # SMTP and LMTP listeners it was set to run
+    listening = IntegerField(default=0)  # ... of which took connections at the last tick
+
+
 _BANNED = Prepared(lambda address, domain: Ban.select(SQL("1"))
                    .where(Ban.address.in_([address, domain])).limit(1))
 
@@ -482,4 +514,4 @@ Invitation.add_index(Invitation.index(Invitation.inviter, Invitation.address,
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
           TimeControl, Clock, Vacation, Address, Invitation, Ban, Bounce, Refusal, Notice,
           Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Condition,
-          Annotation, Annotator, PagePost)
+          Annotation, Annotator, PagePost, CounterTotal, CounterEvent, Worker)
