@@ -143,6 +143,7 @@ class Site:
         # Longest first, so a path is replaced before a shorter one it contains.
         return [
             ("/etc/pbem/pbem.env", str(self.env_file)),
+            ("/etc/pbem/pbem-worker-", str(self.env_file.parent / "pbem-worker-")),
             ("/etc/postfix", str(self.postfix_config)),
             ("/var/lib/pbem", str(self.state)),
             ("/opt/pbem", str(self.install)),
@@ -564,11 +565,14 @@ class PbemService:
     environment (EnvironmentFile= and Environment=), run as a child process."""
 
     def __init__(self, site: Site, unit: str = "systemd/pbem-worker.service",
-                 drop_in: dict[str, str] | None = None, name: str = ""):
+                 drop_in: dict[str, str] | None = None, name: str = "", instance: str = ""):
         self.site = site
-        self.unit = read_unit(site.deployed(unit))
+        text = site.deployed(unit)
+        if instance:  # a template's instance (pbem-worker@2): its specifiers filled in
+            text = text.replace("%i", instance).replace("%H", socket.gethostname())
+        self.unit = read_unit(text)
         self.drop_in = drop_in or {}  # Environment= of a drop-in, e.g. a second worker's port
-        self.name = name or Path(unit).stem
+        self.name = name or Path(unit).stem.replace("@", f"@{instance}")
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
         self.runs = 0

@@ -391,3 +391,72 @@ def test_the_tier_runs_from_a_checkout_the_service_user_cannot_read(tmp_path):
         assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     finally:
         shutil.rmtree(private, ignore_errors=True)
+
+
+def test_two_template_workers_on_one_host_take_turns_when_one_stops(site, dovecot):
+    """deploy/systemd/pbem-worker@.service: two instances on one host, each with its own
+    LMTP address (/etc/pbem/pbem-worker-N.env) and name; Postfix's transport lists both
+    in the form deploy/README.md gives (`lmtp:[a]:p, [b]:p`). `pbem status` shows both
+    ticking; with the first stopped, a move still reaches pbem through the second, and
+    the stopped one leaves the list."""
+    import socket
+    ports = {"1": site.lmtp_port, "2": free_port()}
+    for instance, port in ports.items():
+        path = site.env_file.parent / f"pbem-worker-{instance}.env"
+        path.write_text(f"PBEM_LMTP_LISTEN=127.0.0.1:{port}\n")
+        path.chmod(0o644)
+    hops = ", ".join(f"[127.0.0.1]:{port}" for port in ports.values())
+    postfix = Postfix(site, f"{PBEM_DOMAIN}    lmtp:{hops}\n" + players_transport(dovecot))
+    workers = [PbemService(site, "systemd/pbem-worker@.service", instance=n) for n in ports]
+    host = socket.gethostname()
+    try:
+        postfix.start()
+        assert postfix.warnings() == []
+        workers[0].start(ready_port=ports["1"])  # the first makes the store
+        workers[1].start(ready_port=ports["2"])
+        status = workers[0].pbem("status").stdout.decode()
+        for instance in ports:
+            assert re.search(rf"^worker: +{re.escape(host)}-{instance} \(.*: ticked .* ago, "
+                             rf"1 of 1 listener\(s\) taking mail$", status, re.M), status
+        alice, bob = (MailPlayer(a, postfix, dovecot) for a in (ALICE, BOB))
+        start_onyx(workers[0])
+        first = alice.wait_for("It is your turn (move #1).")
+        assert workers[0].stop() == 0
+        alice.reply("F6", to=first)
+        bob.wait_for("#1 alice: F6")  # through the second worker
+        status = workers[1].pbem("status").stdout.decode()
+        assert f"{host}-2 (" in status and f"{host}-1 (" not in status
+        assert "Traceback" not in "".join(workers[1].output)
+    finally:
+        for worker in workers:
+            worker.stop()
+        postfix.stop()
+
+
+def test_the_transport_form_deploy_readme_warns_against_does_not_fail_over(site, dovecot,
+                                                                          worker):
+    """`lmtp:inet:A, inet:B` passes `postfix check`, yet with nothing listening at A
+    Postfix's LMTP client dies on the second hop ("fatal: valid hostname or network
+    address required") rather than try B, where the worker listens: the mail stays in
+    the queue and pbem never sees it (deploy/README.md, "Several workers", warns of this
+    and gives the form that works, which the test above runs)."""
+    import smtplib
+    down = free_port()  # nobody listens here: the first worker is down
+    transport = (f"{PBEM_DOMAIN}    lmtp:inet:127.0.0.1:{down}, inet:127.0.0.1:{site.lmtp_port}\n"
+                 + players_transport(dovecot))
+    postfix = Postfix(site, transport)
+    try:
+        postfix.start()
+        postfix.run("postfix", "-c", str(postfix.config_dir), "check")  # it passes
+        worker.start()
+        with smtplib.SMTP("127.0.0.1", postfix.port, timeout=30) as smtp:
+            smtp.sendmail(ALICE, [f"pbem@{PBEM_DOMAIN}"],
+                          f"From: {ALICE}\r\nTo: pbem@{PBEM_DOMAIN}\r\nSubject: games\r\n"
+                          f"Message-ID: <failover@{PLAYERS_DOMAIN}>\r\n\r\ngames\r\n")
+        wait_for(lambda: "valid hostname or network address required in server description"
+                 in postfix.log_path.read_text(), "Postfix's LMTP client to die",
+                 log=postfix.log)
+        assert [m["queue_id"] for m in postfix.queue()]  # still Postfix's
+        assert "last mail in: never" in worker.pbem("status").stdout.decode()
+    finally:
+        postfix.stop()
