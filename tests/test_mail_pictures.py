@@ -151,7 +151,7 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_as_text_and_the_move_pla
 
     def broken(sheet):
         raise ValueError("resvg: cannot render")
-    monkeypatch.setattr(pictures, "png", broken)
+    monkeypatch.setattr(pictures, "encoded", broken)
     alice.reply("F6")
     assert "#1 alice: F6" in body(bob.last)
     assert picture_parts(bob.last) == {}
@@ -325,3 +325,78 @@ def test_the_pictures_base64_is_what_the_email_package_writes(length):
     from pbem.mail.compose import base64_lines
     data = random.Random(length).randbytes(length)
     assert base64_lines(data) == base64.encodebytes(data).decode("ascii")
+
+
+# -- a picture from the last one's bands ------------------------------------------------
+
+def drawn_afresh(sheet):
+    """The sheet's PNG drawn whole, on the background and with the pieces kept (the
+    palette is the style's), with no picture nor band kept."""
+    for kept in (pictures._PICTURES, pictures._BANDS,
+                 *(style.last_bands for style in pictures._STYLES.values())):
+        kept.clear()
+    return pictures.png(sheet)
+
+
+def test_a_picture_made_from_the_last_ones_bands_is_the_one_drawn_whole():
+    """After a move only the bands whose pieces changed are drawn again (the stone
+    played, the ring moved, the captured, the seat's caption): byte for byte the
+    picture drawn whole."""
+    from pbem.engines.game import Game
+    engine = ENGINES["onyx"]
+    game = Game(engine, {"board": "12"}, ["alice", "bob"], seed="bands")
+    import random
+    rng = random.Random(5)
+    made, sheets = [], []
+    for ply in range(40):
+        seat = ply % 2
+        game.play(seat, engine.notation(game.state, seat,
+                                        engine.random_decision(game.state, seat, rng)))
+        for viewer, caption in ((1 - seat, "You are White"), (seat, "You are Black"),
+                                (None, None)):
+            sheets.append(engine.sheet(engine.view(game.state, viewer), 480, caption))
+            made.append(pictures.png(engine.sheet(engine.view(game.state, viewer), 480,
+                                                  caption)))
+    assert all(map(valid_png, made))
+    assert made == [drawn_afresh(sheet) for sheet in sheets]
+
+
+def test_pieces_drawn_in_another_order_make_the_picture_again():
+    """Two pieces overlapping: the one drawn last is on top, so the same pieces in
+    another order are another picture, and a piece taken away shows what was under it."""
+    from pbem.engines.svg import Sheet
+
+    def sheet(*pieces):
+        drawn = Sheet(200, 100, 200, 100, "#ffffff", ("#cc0000", "#0000cc"))
+        drawn.open('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">')
+        drawn.add('<rect width="200" height="100" fill="#ffffff"/>')
+        for colour, x in pieces:
+            drawn.add(f'<rect x="{x}" y="20" width="60" height="50" fill="{colour}"/>',
+                      ("square", colour), (x, 20, x + 60, 70))
+        return drawn
+    red, blue, far = ("#cc0000", 40), ("#0000cc", 70), ("#0000cc", 140)
+    made = [pictures.png(sheet(*pieces)) for pieces in
+            ([red, blue], [blue, red], [red], [red, far], [red, far, blue], [far])]
+    assert made == [drawn_afresh(sheet(*pieces)) for pieces in
+                    ([red, blue], [blue, red], [red], [red, far], [red, far, blue], [far])]
+    pixel = [Image.open(io.BytesIO(png)).convert("RGB").getpixel((90, 45)) for png in made]
+    assert pixel[:3] == [(0, 0, 204), (204, 0, 0), (204, 0, 0)]
+
+
+def test_a_mails_picture_goes_on_the_wire_as_smtp_writes_its_base64(config):
+    """The picture's base64 is joined from its bands' own (each a multiple of 3 bytes,
+    a line ending where a band does), lines of at most 76 (RFC 2045), and written to
+    the wire with CRLF as the email package writes it."""
+    import email.policy
+    game_id = start(config, "onyx", ["alice", "bob"])
+    play_random(game_id, plies=9)
+    mail = letters.game_mail(config, Table.load(game_id), 0, [], picture=True)
+    part = next(p for p in mail.walk() if p.get_content_type() == "image/png")
+    lines = part.get_payload().split("\n")
+    assert lines[-1] == "" and all(0 < len(line) <= 76 and len(line) % 4 == 0
+                                   for line in lines[:-1])
+    assert len(set(map(len, lines[:-1]))) > 2  # shorter lines where the bands end
+    assert valid_png(part.get_payload(decode=True))
+    assert wire_bytes(mail) == mail.as_bytes(policy=email.policy.SMTP)
+    part.set_payload(part.get_payload()[::-1][1:] + "\n")  # the wire follows the payload
+    assert wire_bytes(mail) == mail.as_bytes(policy=email.policy.SMTP)

@@ -22,12 +22,14 @@ from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formataddr, formatdate
+from typing import NamedTuple
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem import TEMPLATES
 from pbem.config import Config
 from pbem.mail.message_ids import LOOP_HEADER, message_id, thread_id
+from pbem.mail.outbox import Prewritten
 
 UTF8 = Charset("utf-8")
 UTF8.body_encoding = QP  # readable in any client's "view source", unlike base64
@@ -61,10 +63,18 @@ def text_part(text: str, subtype: str) -> Message:
     return part
 
 
+class Base64(NamedTuple):
+    """A body in base64 already: `text` in lines of at most 76 with LF line ends (the
+    part's payload), `wire` the same with CRLF (what goes on the wire). A picture's is
+    joined from its parts' (pbem.mail.pictures), not encoded for every mail."""
+    text: str
+    wire: bytes
+
+
 def build(config: Config, to: tuple[str, str], subject: str, template: str, context: dict,
           reply_to: str | None = None, game_id: int | None = None, ply: int = 0,
           seat: int | None = None, in_reply_to: str | None = None,
-          images: dict[str, bytes] | None = None) -> Message:
+          images: dict[str, bytes | Base64] | None = None) -> Message:
     """One message to `to` (name, address) from `templates/mail/<template>.txt/.html`.
 
     Built with the classic MIME classes: they take headers as given, several times
@@ -101,18 +111,22 @@ def build(config: Config, to: tuple[str, str], subject: str, template: str, cont
     return message
 
 
-def related(html: Message, images: dict[str, bytes]) -> Message:
-    """The HTML part and its pictures, as one multipart/related (RFC 2387)."""
+def related(html: Message, images: dict[str, bytes | Base64]) -> Message:
+    """The HTML part and its pictures, as one multipart/related (RFC 2387): each a PNG's
+    bytes, or its base64 already (a Base64, kept beside its wire bytes: Prewritten)."""
     whole = MIMEMultipart("related", boundary=f"=_pbem_{secrets.token_hex(11)}")
     whole.attach(html)
     for number, (cid, png) in enumerate(images.items(), start=1):
-        picture = Message()
+        picture = Prewritten()
         picture["Content-Type"] = "image/png"
         picture["MIME-Version"] = "1.0"
         picture["Content-Transfer-Encoding"] = "base64"
         picture["Content-ID"] = f"<{cid}>"
         picture["Content-Disposition"] = f'inline; filename="position-{number}.png"'
-        picture.set_payload(base64_lines(png))
+        if isinstance(png, Base64):
+            picture.set_written(png.text, png.wire)
+        else:
+            picture.set_payload(base64_lines(png))
         whole.attach(picture)
     return whole
 

@@ -38,7 +38,7 @@ def position_picture(config: Config, engine, view: dict, name: str,
         return None, {}
     cid = f"{name}@{config.domain}"
     return ({"cid": cid, "alt": drawn.alt, "width": drawn.width, "height": drawn.height},
-            {cid: drawn.png})
+            {cid: drawn.base64})
 
 
 def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: str = "",

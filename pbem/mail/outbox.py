@@ -74,6 +74,24 @@ class _Wire(Compat32):
 WIRE = _Wire(linesep="\r\n")
 
 
+class Prewritten(Message):
+    """A part whose body may be given as it goes on the wire beside its payload: the same
+    text with CRLF line ends, ASCII (a picture's base64, joined from its bands': a mail's
+    70 KB of it is not searched and copied again for its line ends). Setting the payload
+    otherwise forgets it."""
+
+    wire_body: bytes | None = None
+
+    def set_written(self, payload: str, wire: bytes) -> None:
+        """`payload` (LF line ends), and `wire`: payload.replace("\n", "\r\n"), ASCII."""
+        super().set_payload(payload)
+        self.wire_body = wire
+
+    def set_payload(self, payload, charset=None) -> None:
+        super().set_payload(payload, charset)
+        self.wire_body = None
+
+
 def wire_bytes(message: Message) -> bytes:
     """The message as it goes on the wire (CRLF line ends, as SMTP wants them), folding
     only the headers that need it: byte for byte `message.as_bytes(policy=SMTP)`."""
@@ -109,7 +127,12 @@ def _write_plainly(part: Message, written: list[bytes]) -> bool:
                 return False
         written.append(b"\r\n--" + line + b"--\r\n")
         return True
-    if not isinstance(payload, str) or not payload.isascii():
+    if not isinstance(payload, str):
+        return False
+    if isinstance(part, Prewritten) and part.wire_body is not None:
+        written.append(part.wire_body)  # the payload's bytes with CRLF, made beforehand
+        return True
+    if not payload.isascii():
         return False
     if "\r" in payload:
         payload = _LINE_END.sub("\n", payload)

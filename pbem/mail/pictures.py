@@ -19,11 +19,14 @@ rasters that are kept (one process's memory, bounded):
   placed wherever it stands, each at the whole pixel nearest its place; the new pieces
   of a picture are rasterised together, in one call of resvg;
 - the PNG's compressed data is made of bands of 8 rows, each compressed on its own
-  and kept by its bytes: a move changes a few bands, so only those are compressed
-  again (Pillow's encoder, compressing the whole picture, took ten times as long:
-  bench/pictures.py). Independently compressed deflate blocks ending on a byte
-  boundary join into one valid stream, and the stream's Adler-32 is combined from the
-  bands' own.
+  and kept by its bytes: a move changes a few bands, so only those are drawn and
+  compressed again, found from the pieces added and taken away since the last picture
+  on the same canvas (Pillow's encoder, compressing the whole picture, took ten times
+  as long: bench/pictures.py). Independently compressed deflate blocks ending on a
+  byte boundary join into one valid stream, and the stream's Adler-32 is combined
+  from the bands' own;
+- each band is a multiple of 3 bytes long (empty stored blocks pad it), so the mail's
+  base64 of the PNG is joined from the bands' own, each encoded once (_Bands).
 
 A diagram given whole (an engine without a sheet of its own: RecordsAndPictures.sheet)
 is rasterised whole and given a palette of its own pixels. The same sheet twice gives
@@ -36,12 +39,14 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import operator
 import re
 import struct
 import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import NamedTuple
 from html import unescape
 from pathlib import Path
 
@@ -49,6 +54,7 @@ import resvg_py
 from PIL import Image
 
 from pbem.engines.svg import Sheet
+from pbem.mail.compose import Base64, base64_lines
 
 WIDTH = 480  # pixels: the seat page's diagram; a phone shows it at its 390 px or so
 BAND = 8  # rows a band
@@ -100,18 +106,20 @@ class Kept(OrderedDict):
 
 # What is kept, in this process only (a picture is made again where it is not):
 _STYLES = Kept(16)  # backgrounds with their palettes and pieces
-_BANDS = Kept(3000)  # compressed bands by their rows' bytes: ~15 MB at most
+_BANDS = Kept(3000)  # compressed bands and their base64 by their rows' bytes: ~20 MB
 _PICTURES = Kept(64)  # whole PNGs by their pieces' places (or their whole SVG)
 _LOCK = threading.Lock()  # the stores are shared by the threads that write mail
 
 
 @dataclass(frozen=True)
 class Picture:
-    """A position's picture for one mail: the PNG, its size, and its alt text."""
+    """A position's picture for one mail: the PNG, its size, its alt text, and the PNG
+    in base64 lines for the mail (joined from its bands' own: _Bands)."""
     png: bytes
     width: int
     height: int
     alt: str
+    base64: Base64
 
 
 def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) -> Picture:
@@ -120,33 +128,45 @@ def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) 
     colour and goal); alt: the SVG's title, the position in words, and the caption."""
     sheet = engine.sheet(view, width, caption)
     with _LOCK:
-        data = png(sheet)
+        data = encoded(sheet)
     head = sheet.given or "".join(sheet.parts[:sheet.head])  # the root and its title
     title = re.search(r"<title>(.*?)</title>", head, re.S)
     alt = unescape(title.group(1)).strip() if title else engine.title
-    return Picture(data, round(sheet.width), round(sheet.height),
-                   f"{alt}. {caption}" if caption else alt)
+    return Picture(data.png, round(sheet.width), round(sheet.height),
+                   f"{alt}. {caption}" if caption else alt, data.base64)
 
 
 def png(sheet: Sheet) -> bytes:
-    """The sheet as PNG bytes, its width and height as the sheet says (callers hold
-    _LOCK: picture())."""
+    """The sheet as PNG bytes, its width and height as the sheet says."""
+    with _LOCK:
+        return encoded(sheet).png
+
+
+def encoded(sheet: Sheet) -> "_Encoded":
+    """The sheet's PNG and its base64 (callers hold _LOCK: picture(), png())."""
     if sheet.given is not None:
         key = ("given", sheet.given)
         return _PICTURES.get(key) or _PICTURES.put(key, _whole(sheet))
     style = _style(sheet)
     height = round(sheet.height)
     placed = _placed(style, sheet)
-    picture_key = (style.serial, height, sheet.view_height,
-                   tuple(where[0] for where in placed))
+    numbers = tuple([where[0] for where in placed])
+    picture_key = (style.serial, height, sheet.view_height, numbers)
     found = _PICTURES.get(picture_key)
     if found is None:
-        canvas = _compose(style.canvas(sheet), placed)
-        last = style.last_bands.get((height, sheet.view_height))
-        if last is None:
-            last = style.last_bands.put((height, sheet.view_height), [])
-        found = _PICTURES.put(picture_key, _encode(canvas, style.width, height,
-                                                   style.palette.getpalette(), last))
+        canvas = (height, sheet.view_height)
+        last = style.last_bands.get(canvas)
+        if last is None or last.serial != style.serial:
+            last = style.last_bands.put(canvas, _Bands(style.serial, style.palette.getpalette(),
+                                                       style.width, height))
+        background = style.canvas(sheet)
+        dirty = last.dirty(numbers, style.by_number)
+        if dirty is None:
+            last.whole(_compose(background, placed), style.width)
+        elif dirty:
+            last.redraw(background, placed, dirty, style.width, height)
+        last.numbers = numbers
+        found = _PICTURES.put(picture_key, last.picture())
     return found
 
 
@@ -163,6 +183,7 @@ def _placed(style, sheet: Sheet) -> list:
         if where is None:
             if len(placements) >= PLACEMENTS:  # a bound, never reached by a board's mail
                 placements.clear()
+                style.by_number.clear()
                 style.serial = next(_SERIALS)  # the numbers start again: new keys
             where = placements[(key, box, height)] = style.place(key, box, svg, height)
         if where is not OUTSIDE:
@@ -191,11 +212,12 @@ class _Style:
         self.canvases = Kept(4)
         self.canvases.put((round(sheet.height), sheet.view_height), self._canvas(drawn))
         self.pieces: dict = {}
-        self.last_bands = Kept(4)  # the last picture's bands on each canvas (_encode)
+        self.last_bands = Kept(4)  # the last picture's bands on each canvas (_Bands)
         # Where each (kind of piece, box) goes, found once: (its number, the rectangle
         # on the canvas, the sprite's and the mask's cores, cut to the drawing). A
         # board's points are few (1,300 on 26×26), so they are kept as long as the style.
         self.placements: dict = {}
+        self.by_number: dict = {}  # the same places by their numbers
         self.serial = next(_SERIALS)
 
     def _canvas(self, drawn: Image.Image) -> Image.Image:
@@ -239,8 +261,12 @@ class _Style:
         if left or top or right or bottom:
             crop = (left, top, sprite.width - right, sprite.height - bottom)
             sprite_core, mask_core = sprite.crop(crop).im, mask.crop(crop).im
-        return (len(self.placements), (x0 + left + 1, y0 + top, x1 - right + 1, y1 - bottom),
-                sprite_core, mask_core)
+        top, bottom = y0 + top, y1 - bottom
+        first, last = top // BAND, (bottom - 1) // BAND  # the bands of rows it touches
+        where = (len(self.placements), (x0 + left + 1, top, x1 - right + 1, bottom),
+                 sprite_core, mask_core, (1 << last + 1) - (1 << first))
+        self.by_number[where[0]] = where
+        return where
 
     def rasterise(self, pieces: list) -> None:
         """The sprites of the pieces (svg, key, box) not kept yet, each at its box's
@@ -289,7 +315,7 @@ def _compose(background: Image.Image, placed: list) -> Image.Image:
     column is the rows' filter bytes: a piece at x goes to x + 1."""
     canvas = background.copy()
     core = canvas.im  # Pillow's own paste, without Image.paste's checks: 0.4 µs a piece, not 3
-    for _, rectangle, sprite, mask in placed:
+    for _, rectangle, sprite, mask, _ in placed:
         core.paste(sprite, rectangle, mask)
     return canvas
 
@@ -323,7 +349,9 @@ def _whole(sheet: Sheet) -> bytes:
                              dither=Image.Dither.NONE)
     canvas = Image.new("P", (drawn.width + 1, drawn.height), 0)
     canvas.paste(indexed, (1, 0))
-    return _encode(canvas, drawn.width, drawn.height, indexed.getpalette())
+    bands = _Bands(None, indexed.getpalette(), drawn.width, drawn.height)
+    bands.whole(canvas, drawn.width)
+    return bands.picture()
 
 
 def _hex(colour: str) -> tuple[int, int, int]:
@@ -369,13 +397,36 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
 
 
-def _band(raw: bytes) -> tuple[bytes, int]:
-    """One band's rows as deflate blocks that end on a byte boundary, and its Adler-32."""
+EMPTY = b"\x00\x00\x00\xff\xff"  # an empty stored deflate block, from a byte boundary
+IEND = _chunk(b"IEND", b"")
+
+
+def _padded(data: bytes) -> bytes:
+    """Data made a multiple of 3 bytes long, so that its base64 stands on its own and a
+    picture's base64 is the join of its parts': empty stored blocks after deflate blocks
+    that end on a byte boundary, 5 bytes each (k of them add 2k mod 3: k = len % 3)."""
+    return data + EMPTY * (len(data) % 3)
+
+
+class _Band(NamedTuple):
+    """One band's rows as deflate blocks that end on a byte boundary (a multiple of 3
+    bytes long: _padded), with its rows' Adler-32 and length, and its base64 in lines,
+    as the mail's payload (LF) and on the wire (CRLF)."""
+    data: bytes
+    adler: int
+    length: int
+    text: str
+    wire: bytes
+
+
+def _band(raw: bytes) -> _Band:
     found = _BANDS.get(raw)
     if found is None:
         squeeze = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8)
-        found = _BANDS.put(raw, (squeeze.compress(raw) + squeeze.flush(zlib.Z_SYNC_FLUSH),
-                                 zlib.adler32(raw)))
+        data = _padded(squeeze.compress(raw) + squeeze.flush(zlib.Z_SYNC_FLUSH))
+        text = base64_lines(data)
+        found = _BANDS.put(raw, _Band(data, zlib.adler32(raw), len(raw), text,
+                                      text.replace("\n", "\r\n").encode("ascii")))
     return found
 
 
@@ -391,28 +442,113 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % base) | ((sum2 % base) << 16)
 
 
-def _encode(canvas: Image.Image, width: int, height: int, palette: list[int],
-            last: list | None = None) -> bytes:
-    """The PNG of a canvas whose first column is the rows' filter bytes (0). `last`:
-    the bands of the picture before on this canvas, with their deflate, updated here:
-    a band equal to the one before it is not looked up (comparing bytes costs a tenth
-    of hashing them), and most bands of a move are."""
-    raw = canvas.tobytes()
-    stride = (width + 1) * BAND
-    blocks, adler = [b"\x78\x9c"], 1  # zlib's header: deflate, 32K window, level 6
-    for number, start in enumerate(range(0, len(raw), stride)):
-        band = raw[start:start + stride]
-        if last is not None and number < len(last) and last[number][0] == band:
-            data, check = last[number][1]
-        else:
-            data, check = _band(band)
-            if last is not None:
-                last[number:number + 1] = [(band, (data, check))]
-        blocks.append(data)
-        adler = adler32_combine(adler, check, len(band))
-    blocks.append(b"\x03\x00")  # the last block: empty, final
-    blocks.append(struct.pack(">I", adler))
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"".join((SIGNATURE, _chunk(b"IHDR", header),
-                     _chunk(b"PLTE", bytes(palette[:768])),
-                     _chunk(b"IDAT", b"".join(blocks)), _chunk(b"IEND", b"")))
+class _Encoded(NamedTuple):
+    png: bytes
+    base64: Base64
+
+
+_DATA, _TEXT, _WIRE = (operator.itemgetter(n) for n in (0, 3, 4))
+
+
+def _runs(bits: int):
+    """(first, last) of each run of set bits, from the lowest."""
+    while bits:
+        low = (bits & -bits).bit_length() - 1
+        run = bits >> low
+        length = (~run & (run + 1)).bit_length() - 1  # its trailing ones
+        yield low, low + length - 1
+        bits &= ~(((1 << length) - 1) << low)
+
+
+class _Bands:
+    """The PNG of the last picture on a canvas, in its bands, with the checksums up to
+    each band's end: the next picture on the canvas draws and compresses again only the
+    bands whose pieces changed, and runs its checksums on from the first of them.
+
+    A band's rows are the background's with the pieces that touch them pasted on, in
+    the order drawn; so a band that no piece added or taken away touches is the same as
+    in the last picture, as long as the pieces kept are drawn in the same order. The
+    PNG is cut into parts that are each a multiple of 3 bytes long (the head, padded
+    with empty stored blocks at the start of the deflate stream; each band: _padded), so
+    its base64 is the join of theirs, each band's made once (lines of at most 76, RFC
+    2045, a line ending where a band does)."""
+
+    def __init__(self, serial, palette: list[int], width: int, height: int):
+        self.serial = serial
+        self.numbers: tuple | None = None  # the pieces' places of the last picture
+        self.bands: list[_Band] = []
+        self.adlers: list[int] = []  # the rows' Adler-32 up to each band's end
+        self.crcs: list[int] = []  # the IDAT chunk's CRC up to each band's end
+        self.first = 0  # the first band changed since the checksums were run
+        self.head = (SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3,
+                                                              0, 0, 0))
+                     + _chunk(b"PLTE", bytes(palette[:768])))
+        # zlib's header (deflate, 32K window, level 6), padded: the head with the IDAT
+        # chunk's length and kind then ends on a multiple of 3
+        self.zlib_head = b"\x78\x9c" + EMPTY * ((len(self.head) + 10) % 3)
+        self.crc_start = zlib.crc32(self.zlib_head, zlib.crc32(b"IDAT"))
+
+    def dirty(self, numbers: tuple, by_number: dict) -> int | None:
+        """The bands (as bits) that a picture of pieces at `numbers` changes from the
+        last one; None when it is to be drawn whole (the first picture on the canvas,
+        the kept pieces in another order, or half the bands changed)."""
+        if self.numbers is None:
+            return None
+        old, new = set(self.numbers), set(numbers)
+        gone, came = old - new, new - old
+        kept_before = tuple(filter(new.__contains__, self.numbers)) if gone else self.numbers
+        kept_now = tuple(filter(old.__contains__, numbers)) if came else numbers
+        if kept_before != kept_now:
+            return None
+        bits = 0
+        for number in gone | came:
+            bits |= by_number[number][4]
+        return None if bits.bit_count() * 2 > len(self.bands) else bits
+
+    def whole(self, canvas: Image.Image, width: int) -> None:
+        """All the bands of a canvas whose first column is the rows' filter bytes (0)."""
+        raw = canvas.tobytes()
+        stride = (width + 1) * BAND
+        self.bands = [_band(raw[at:at + stride]) for at in range(0, len(raw), stride)]
+        self.first = 0
+
+    def redraw(self, background: Image.Image, placed: list, bits: int, width: int,
+               height: int) -> None:
+        """The bands in `bits` drawn again: each run of them cropped from the background,
+        with the pieces that touch it pasted on, in the order drawn."""
+        touching = [where for where in placed if where[4] & bits]
+        stride = (width + 1) * BAND
+        for first, last in _runs(bits):
+            top = first * BAND
+            strip = background.crop((0, top, width + 1, min((last + 1) * BAND, height)))
+            core, run = strip.im, (1 << last + 1) - (1 << first)
+            for _, (x0, y0, x1, y1), sprite, mask, covers in touching:
+                if covers & run:
+                    core.paste(sprite, (x0, y0 - top, x1, y1 - top), mask)
+            raw = strip.tobytes()
+            self.bands[first:last + 1] = [_band(raw[at:at + stride])
+                                          for at in range(0, len(raw), stride)]
+        self.first = min(self.first, (bits & -bits).bit_length() - 1)
+
+    def picture(self) -> _Encoded:
+        """The PNG and its base64, the checksums run on from the first band changed."""
+        bands, adlers, crcs = self.bands, self.adlers, self.crcs
+        del adlers[self.first:], crcs[self.first:]
+        adler = adlers[-1] if adlers else 1
+        crc = crcs[-1] if crcs else self.crc_start
+        for band in bands[self.first:]:
+            adler = adler32_combine(adler, band.adler, band.length)
+            crc = zlib.crc32(band.data, crc)
+            adlers.append(adler)
+            crcs.append(crc)
+        self.first = len(bands)
+        tail = b"\x03\x00" + struct.pack(">I", adler)  # the last block: empty, final
+        end = tail + struct.pack(">I", zlib.crc32(tail, crc)) + IEND
+        datas = list(map(_DATA, bands))
+        length = len(self.zlib_head) + sum(map(len, datas)) + len(tail)
+        head = self.head + struct.pack(">I", length) + b"IDAT" + self.zlib_head
+        head_text, end_text = base64_lines(head), base64_lines(end)
+        text = "".join([head_text, *map(_TEXT, bands), end_text])
+        wire = b"".join([head_text.replace("\n", "\r\n").encode("ascii"), *map(_WIRE, bands),
+                         end_text.replace("\n", "\r\n").encode("ascii")])
+        return _Encoded(b"".join([head, *datas, end]), Base64(text, wire))
