@@ -217,3 +217,25 @@ def test_each_worker_shows_its_last_tick_and_listeners_until_it_stops(config):
     assert not any(name[0].startswith("pbem_worker_") for name in scrape(config))
     assert "workers:      NONE ticks: no `pbem worker` or `pbem serve` runs the scheduler" \
         in describe(check())
+
+
+def test_two_roll_ups_at_once_count_each_event_once(config):
+    """Two workers' hourly jobs roll up at the same moment, while mail is counted: each
+    event lands in the totals once (PostgreSQL: each skips the rows the other locked;
+    SQLite: one writer at a time)."""
+    from databases import at_once
+    from pbem.store import counters
+    from pbem.store.models import CounterEvent
+    with transaction():
+        for number in range(300):
+            counters.count("mails_in", ("done", "ignored", "held")[number % 3])
+
+    def count_more():
+        for _ in range(20):
+            with transaction():
+                counters.count("mails_in", "done")
+    moved = at_once(counters.roll_up, counters.roll_up, count_more)
+    assert moved[0] + moved[1] <= 320
+    counters.roll_up()
+    assert not CounterEvent.select().exists()
+    assert counters.totals("mails_in") == {"done": 120, "held": 100, "ignored": 100}
