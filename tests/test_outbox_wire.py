@@ -5,6 +5,7 @@ References to a long Message-ID), names and subjects beyond ASCII, quoted-printa
 7-bit bodies, lines that begin with "From "."""
 
 import email.policy
+import random
 
 import pytest
 
@@ -82,6 +83,36 @@ def test_an_ascii_part_is_mimetexts_own(subtype, text):
         ("Content-Type", f'text/{subtype}; charset="us-ascii"'), ("MIME-Version", "1.0"),
         ("Content-Transfer-Encoding", "7bit")]
     assert ours.get_payload() == theirs.get_payload() == text
+    assert ours.as_bytes(policy=email.policy.SMTP) == theirs.as_bytes(policy=email.policy.SMTP)
+
+
+QUOTED = ["Zoë: F6\n", "26×26 " * 40, "a = b\tc \nend \r\nx\ry\x0cz\x85\u2028w",
+          "trailing space " + "x" * 58 + " \n", "x" * 74 + "\t", "x" * 75 + " ", "x" * 76 + " ",
+          "é" * 80 + "\n\n", "=" * 200, "x" * 73 + "é" + "y" * 10, "line\n" * 3 + "€",
+          "🙂 emoji and 日本語\r\n", "x" * 300 + "é",
+          # lines of 74 to 78 (encoded) ending in whitespace: room for =20, for a soft
+          # break, for nothing
+          *("é" + "x" * n + end for n in range(66, 73) for end in (" ", "\t\n"))]
+
+
+@pytest.mark.parametrize("subtype", ["plain", "html"])
+@pytest.mark.parametrize("text", QUOTED + [
+    "".join(random.Random(seed).choice("ab =\t\n\r\u00e9\u20ac.\x00") * random.Random(seed)
+            .randrange(1, 90) for _ in range(20)) for seed in range(20)])
+def test_a_part_beyond_ascii_is_mimetexts_own_in_quoted_printable(subtype, text):
+    """compose.text_part writes a UTF-8 part by hand too (quoted_printable): MIMEText's
+    headers and payload, byte for byte, and so the message's bytes."""
+    from email.charset import QP, Charset
+    from email.mime.text import MIMEText
+    utf8 = Charset("utf-8")
+    utf8.body_encoding = QP
+    text = text if not text.isascii() else "é" + text
+    ours, theirs = compose.text_part(text, subtype), MIMEText(text, subtype, utf8)
+    assert ours.items() == theirs.items() == [
+        ("Content-Type", f'text/{subtype}; charset="utf-8"'), ("MIME-Version", "1.0"),
+        ("Content-Transfer-Encoding", "quoted-printable")]
+    assert ours.get_payload() == theirs.get_payload()
+    assert ours.get_payload(decode=True) == theirs.get_payload(decode=True)
     assert ours.as_bytes(policy=email.policy.SMTP) == theirs.as_bytes(policy=email.policy.SMTP)
 
 
