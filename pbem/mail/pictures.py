@@ -109,7 +109,7 @@ class Kept(OrderedDict):
 # What is kept, in this process only (a picture is made again where it is not):
 _STYLES = Kept(16)  # backgrounds with their palettes and pieces
 _BANDS = Kept(3000)  # compressed bands and their base64 by their rows' bytes: ~20 MB
-_PICTURES = Kept(64)  # whole PNGs by their pieces' places (or their whole SVG)
+_PICTURES = Kept(64)  # PNGs and their base64 by their pieces' places (or SVG): ~12 MB at most
 _LOCK = threading.Lock()  # the stores are shared by the threads that write mail
 
 
