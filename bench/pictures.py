@@ -17,7 +17,8 @@ made as it is.
 CPU time on a shared machine moves by a third from run to run; instructions do not.
 `python -m bench.pictures instructions off|on`, run under callgrind, counts those of 60
 moves by mail in process (pbem.intake.pipeline.receive, after 30 that fill the caches)
-between `callgrind_control -i on` and `off` (bench/README.md has the command).
+between `callgrind_control -i on` and `off` (bench/README.md has the command); with
+`late` after it, those of moves 291-330, on a board of ~600 stones.
 """
 
 from __future__ import annotations
@@ -130,9 +131,10 @@ def card_games() -> None:
               f"at most {size / 1024:.0f} KB")
 
 
-def instructions(pictures_on: bool) -> None:
-    """60 moves by mail in process with both players' pictures on or off, counted only
-    while callgrind's instrumentation is on (it is switched from here)."""
+def instructions(pictures_on: bool, late: bool = False) -> None:
+    """60 moves by mail in process with both players' pictures on or off (moves 31-90;
+    `late`: 40, moves 291-330), counted only while callgrind's instrumentation is on
+    (it is switched from here)."""
     import os
     import subprocess
 
@@ -142,14 +144,15 @@ def instructions(pictures_on: bool) -> None:
     from pbem.intake.pipeline import receive
     from pbem.store import open_database
     moves = long_game()
+    first, last = (291, 330) if late else (31, 90)
     with tempfile.TemporaryDirectory() as workdir:
         config = Config(domain="pbem.test", secret_key="bench", maildir=f"{workdir}/mail",
                         database_url=f"sqlite:///{workdir}/bench.db", rate_limit=10**9)
         open_database(config.database_url)
         game_id = start_game(config, ENGINES["onyx"], BIG, PLAYERS)
         Player.update(pictures=pictures_on).execute()
-        for number, text in enumerate(moves[:90], start=1):
-            if number == 31:
+        for number, text in enumerate(moves[:last], start=1):
+            if number == first:
                 subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())],
                                capture_output=True, check=True)
             seat = (number - 1) % 2
@@ -172,6 +175,6 @@ def run(seconds: float = 3.0) -> None:
 if __name__ == "__main__":
     import sys
     if sys.argv[1:2] == ["instructions"]:
-        instructions(sys.argv[2:3] == ["on"])
+        instructions(sys.argv[2:3] == ["on"], sys.argv[3:4] == ["late"])
     else:
         run()

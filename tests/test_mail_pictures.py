@@ -338,10 +338,14 @@ def drawn_afresh(sheet):
     return pictures.png(sheet)
 
 
-def test_a_picture_made_from_the_last_ones_bands_is_the_one_drawn_whole():
+@pytest.mark.parametrize("bound", [None, 60])
+def test_a_picture_made_from_the_last_ones_bands_is_the_one_drawn_whole(bound, monkeypatch):
     """After a move only the bands whose pieces changed are drawn again (the stone
     played, the ring moved, the captured, the seat's caption): byte for byte the
-    picture drawn whole."""
+    picture drawn whole. So too when the places kept reach their bound and are
+    forgotten (PLACEMENTS, here 60: every few moves)."""
+    if bound:
+        monkeypatch.setattr(pictures, "PLACEMENTS", bound)
     from pbem.engines.game import Game
     engine = ENGINES["onyx"]
     game = Game(engine, {"board": "12"}, ["alice", "bob"], seed="bands")
@@ -381,6 +385,25 @@ def test_pieces_drawn_in_another_order_make_the_picture_again():
                     ([red, blue], [blue, red], [red], [red, far], [red, far, blue], [far])]
     pixel = [Image.open(io.BytesIO(png)).convert("RGB").getpixel((90, 45)) for png in made]
     assert pixel[:3] == [(0, 0, 204), (204, 0, 0), (204, 0, 0)]
+
+
+def test_the_same_svg_in_another_box_or_key_is_another_piece():
+    """A piece is found by its SVG first (_placed), but is the piece of its key and box:
+    the same drawing in a box that cuts it is drawn cut."""
+    from pbem.engines.svg import Sheet
+
+    def sheet(key, box):
+        drawn = Sheet(200, 100, 200, 100, "#ffffff", ("#cc0000",))
+        drawn.open('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">')
+        drawn.add('<rect width="200" height="100" fill="#ffffff"/>')
+        drawn.add('<rect x="40" y="20" width="60" height="50" fill="#cc0000"/>', key, box)
+        return drawn
+    key, whole, cut = ("square", 1), (40, 20, 100, 70), (40, 20, 70, 70)
+    cases = [(key, whole), (key, cut), (("square", 2), whole), (key, whole)]
+    made = [pictures.png(sheet(*case)) for case in cases]
+    assert made == [drawn_afresh(sheet(*case)) for case in cases]
+    pixels = [Image.open(io.BytesIO(png)).convert("RGB").getpixel((85, 45)) for png in made]
+    assert pixels == [(204, 0, 0), (255, 255, 255), (204, 0, 0), (204, 0, 0)]
 
 
 def test_a_mails_picture_goes_on_the_wire_as_smtp_writes_its_base64(config):

@@ -173,24 +173,43 @@ def encoded(sheet: Sheet) -> "_Encoded":
 
 
 def _placed(style, sheet: Sheet) -> list:
-    """Where each of the sheet's pieces goes (_Style.place), in the order drawn."""
-    placements, placed = style.placements, []
+    """Where each of the sheet's pieces goes (_Style.place), in the order drawn.
+
+    A piece is first looked up by its SVG, whose hash its string keeps (an engine
+    writes a board's stones once, so the same strings come back), and taken when its
+    key, box and height are those found there: looking it up by them hashes a box of
+    four floats, a fifth of a late 26×26 picture's instructions before."""
+    placements, by_svg = style.placements, style.by_svg
     height = round(sheet.height)
     pieces = sheet.pieces()
-    new = [piece for piece in pieces if (piece[1], piece[2], height) not in placements]
-    if new:
-        style.rasterise(new)  # the sprites they lack, all in one call of resvg
-    for svg, key, box in pieces:
-        where = placements.get((key, box, height))
-        if where is None:
-            if len(placements) >= PLACEMENTS:  # a bound, never reached by a board's mail
-                placements.clear()
-                style.by_number.clear()
-                style.serial = next(_SERIALS)  # the numbers start again: new keys
-            where = placements[(key, box, height)] = style.place(key, box, svg, height)
-        if where is not OUTSIDE:
-            placed.append(where)
-    return placed
+    wheres, missing = [], []
+    for number, (svg, key, box) in enumerate(pieces):
+        found = by_svg.get(svg)
+        if found is not None and found[0] == key and found[1] == box and found[2] == height:
+            wheres.append(found[3])
+        else:
+            wheres.append(None)
+            missing.append(number)
+    if missing:
+        if placements and max(len(placements), len(by_svg)) + len(missing) > PLACEMENTS:
+            # a bound never reached by a board's mail: all forgotten, and drawn again
+            placements.clear()
+            by_svg.clear()
+            style.by_number.clear()
+            style.serial = next(_SERIALS)  # the numbers start again: new keys
+            return _placed(style, sheet)
+        new = [pieces[number] for number in missing
+               if (pieces[number][1], pieces[number][2], height) not in placements]
+        if new:
+            style.rasterise(new)  # the sprites they lack, all in one call of resvg
+        for number in missing:
+            svg, key, box = pieces[number]
+            where = placements.get((key, box, height))
+            if where is None:
+                where = placements[(key, box, height)] = style.place(key, box, svg, height)
+            by_svg[svg] = (key, box, height, where)
+            wheres[number] = where
+    return [where for where in wheres if where is not OUTSIDE]
 
 
 OUTSIDE = (-1,)  # a piece wholly outside the drawing
@@ -220,6 +239,7 @@ class _Style:
         # board's points are few (1,300 on 26×26), so they are kept as long as the style.
         self.placements: dict = {}
         self.by_number: dict = {}  # the same places by their numbers
+        self.by_svg: dict = {}  # SVG: (key, box, height, place) last found for it (_placed)
         self.serial = next(_SERIALS)
 
     def _canvas(self, drawn: Image.Image) -> Image.Image:
