@@ -406,6 +406,39 @@ def test_the_same_svg_in_another_box_or_key_is_another_piece():
     assert pixels == [(204, 0, 0), (255, 255, 255), (204, 0, 0), (204, 0, 0)]
 
 
+def test_pieces_added_together_are_the_pieces_added_one_by_one():
+    """Sheet.add_pieces (a board's stones at once) makes the sheet Sheet.add makes: the
+    same SVG, background and pieces; a piece without its key is refused."""
+    from pbem.engines.svg import Sheet
+    pieces = [(f'<circle cx="{x}" cy="9" r="4"/>', ("stone", x // 10 % 2), (x - 5, 4, x + 5, 14))
+              for x in range(10, 60, 10)]
+
+    def sheet(together: bool) -> Sheet:
+        drawn = Sheet(100, 20, 100, 20, "#ffffff")
+        drawn.open('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20">')
+        drawn.add('<rect width="100" height="20" fill="#eee"/>')
+        if together:
+            drawn.add_pieces(iter(pieces[:3]))
+            drawn.add_pieces([])
+        else:
+            for piece in pieces[:3]:
+                drawn.add(*piece)
+        drawn.add('<text x="1" y="1">a part after the pieces</text>')
+        for piece in pieces[3:]:
+            drawn.add(*piece)
+        return drawn
+    one_by_one, together = sheet(False), sheet(True)
+    assert together.svg() == one_by_one.svg()
+    assert together.background() == one_by_one.background() == [
+        '<rect width="100" height="20" fill="#eee"/>']
+    assert together.pieces() == one_by_one.pieces()
+    assert [key for _, key, _ in together.pieces()] == [
+        ("stone", 1), ("stone", 0), ("stone", 1),
+        ("part", '<text x="1" y="1">a part after the pieces</text>'), ("stone", 0), ("stone", 1)]
+    with pytest.raises(ValueError):
+        together.add_pieces([("<g/>", None, None)])
+
+
 def test_a_mails_picture_goes_on_the_wire_as_smtp_writes_its_base64(config):
     """The picture's base64 is joined from its bands' own (each a multiple of 3 bytes,
     a line ending where a band does), lines of at most 76 (RFC 2045), and written to

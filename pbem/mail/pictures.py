@@ -46,9 +46,10 @@ import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import NamedTuple
 from html import unescape
+from itertools import compress, count, repeat
 from pathlib import Path
+from typing import NamedTuple
 
 import resvg_py
 from PIL import Image
@@ -152,7 +153,7 @@ def encoded(sheet: Sheet) -> "_Encoded":
     style = _style(sheet)
     height = round(sheet.height)
     placed = _placed(style, sheet)
-    numbers = tuple([where[0] for where in placed])
+    numbers = tuple(map(_FIRST, placed))
     picture_key = (style.serial, height, sheet.view_height, numbers)
     found = _PICTURES.get(picture_key)
     if found is None:
@@ -175,43 +176,54 @@ def encoded(sheet: Sheet) -> "_Encoded":
 def _placed(style, sheet: Sheet) -> list:
     """Where each of the sheet's pieces goes (_Style.place), in the order drawn.
 
-    A piece is first looked up by its SVG, whose hash its string keeps (an engine
-    writes a board's stones once, so the same strings come back), and taken when its
-    key, box and height are those found there: looking it up by them hashes a box of
-    four floats, a fifth of a late 26×26 picture's instructions before."""
-    placements, by_svg = style.placements, style.by_svg
+    A piece is looked up by its SVG first, whose hash its string keeps (an engine writes
+    a board's stones once, so the same strings, keys and boxes come back), and taken
+    when its key and box are those found there, all in C's loops: looking each up by
+    its key and box hashed four floats twice a piece, and Python's loop over 600 stones
+    was a fifth of a late 26×26 picture's instructions."""
     height = round(sheet.height)
     pieces = sheet.pieces()
-    wheres, missing = [], []
-    for number, (svg, key, box) in enumerate(pieces):
-        found = by_svg.get(svg)
-        if found is not None and found[0] == key and found[1] == box and found[2] == height:
-            wheres.append(found[3])
-        else:
-            wheres.append(None)
-            missing.append(number)
-    if missing:
-        if placements and max(len(placements), len(by_svg)) + len(missing) > PLACEMENTS:
-            # a bound never reached by a board's mail: all forgotten, and drawn again
-            placements.clear()
-            by_svg.clear()
-            style.by_number.clear()
-            style.serial = next(_SERIALS)  # the numbers start again: new keys
-            return _placed(style, sheet)
-        new = [pieces[number] for number in missing
-               if (pieces[number][1], pieces[number][2], height) not in placements]
-        if new:
-            style.rasterise(new)  # the sprites they lack, all in one call of resvg
-        for number in missing:
-            svg, key, box = pieces[number]
-            where = placements.get((key, box, height))
-            if where is None:
-                where = placements[(key, box, height)] = style.place(key, box, svg, height)
-            by_svg[svg] = (key, box, height, where)
-            wheres[number] = where
-    return [where for where in wheres if where is not OUTSIDE]
+    by_svg = style.by_svg.get(height)
+    if by_svg is None:
+        by_svg = style.by_svg[height] = {}
+    found = list(map(by_svg.get, map(_FIRST, pieces), repeat(_ABSENT)))  # (piece, place)
+    wheres = list(map(_SECOND, found))
+    # the pieces not found so, or found with another key or box (a move's new stone and
+    # ring): their numbers, from C's loops too
+    missing = list(compress(count(), map(operator.ne, map(_FIRST, found), pieces)))
+    if missing and not _place(style, by_svg, pieces, wheres, missing, height):
+        return _placed(style, sheet)  # the places kept reached their bound: forgotten
+    return wheres if OUTSIDE not in wheres else [w for w in wheres if w is not OUTSIDE]
 
 
+def _place(style, by_svg: dict, pieces: list, wheres: list, missing: list,
+           height: int) -> bool:
+    """The places of the pieces `missing` in `wheres`, looked up by key and box, and
+    placed the first time; False when the places kept reached their bound (PLACEMENTS,
+    never reached by a board's mail) and were all forgotten instead."""
+    placements = style.placements
+    kept = max(len(placements), sum(map(len, style.by_svg.values())))
+    if placements and kept + len(missing) > PLACEMENTS:
+        placements.clear()
+        style.by_svg.clear()
+        style.by_number.clear()
+        style.serial = next(_SERIALS)  # the numbers start again: new keys
+        return False
+    new = [pieces[number] for number in missing
+           if (pieces[number][1], pieces[number][2], height) not in placements]
+    if new:
+        style.rasterise(new)  # the sprites they lack, all in one call of resvg
+    for number in missing:
+        svg, key, box = piece = pieces[number]
+        where = placements.get((key, box, height))
+        if where is None:
+            where = placements[(key, box, height)] = style.place(key, box, svg, height)
+        by_svg[svg] = (piece, where)
+        wheres[number] = where
+    return True
+
+
+_ABSENT = (None, None)  # a piece not found by its SVG (_placed)
 OUTSIDE = (-1,)  # a piece wholly outside the drawing
 _SERIALS = itertools.count()  # styles made in this process: the pictures' keys name theirs
 
@@ -239,7 +251,7 @@ class _Style:
         # board's points are few (1,300 on 26×26), so they are kept as long as the style.
         self.placements: dict = {}
         self.by_number: dict = {}  # the same places by their numbers
-        self.by_svg: dict = {}  # SVG: (key, box, height, place) last found for it (_placed)
+        self.by_svg: dict = {}  # by height, SVG: ((svg, key, box), place) last found (_placed)
         self.serial = next(_SERIALS)
 
     def _canvas(self, drawn: Image.Image) -> Image.Image:
@@ -470,6 +482,7 @@ class _Encoded(NamedTuple):
 
 
 _DATA, _TEXT, _WIRE = (operator.itemgetter(n) for n in (0, 3, 4))
+_FIRST, _SECOND, _COVERS = (operator.itemgetter(n) for n in (0, 1, 4))
 
 
 def _runs(bits: int):
@@ -538,7 +551,7 @@ class _Bands:
                height: int) -> None:
         """The bands in `bits` drawn again: each run of them cropped from the background,
         with the pieces that touch it pasted on, in the order drawn."""
-        touching = [where for where in placed if where[4] & bits]
+        touching = list(compress(placed, map(bits.__and__, map(_COVERS, placed))))
         stride = (width + 1) * BAND
         for first, last in _runs(bits):
             top = first * BAND

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from html import escape
+from itertools import repeat
 
 from pbem.engines.onyx.board import board_of
 from pbem.engines.svg import Sheet, caption_height, caption_text, text_box
@@ -162,8 +163,7 @@ def sheet(view: dict, size: int = 480, caption: str | None = None,
     reach = stone + 1.5  # the stroke, and a pixel of soft edge
     stones = _stones(board.size, size)
     for colour, _, _ in STONES:
-        for name in view[colour]:
-            drawing.add(*stones[colour, name])
+        drawing.add_pieces(map(stones.__getitem__, zip(repeat(colour), view[colour])))
     last = view.get("last")
     crossed = list(captured or [])
     if last and last["point"] and numbers is None:
