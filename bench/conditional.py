@@ -26,15 +26,15 @@ import random
 import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 
+from bench import in_process_store
 from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
-from pbem.store import Move, Outbox, open_database
+from pbem.store import Move, Outbox
 from pbem.store.models import database
 
 ONYX = ENGINES["onyx"]
@@ -124,11 +124,7 @@ def run(seed: str = "conditional/1") -> None:
     print(f"{'run':<20}{'mails got':>12}{'answers':>10}{'sent':>8}{'round trips':>13}"
           f"{'plies/trip':>12}{'CPU s':>8}{'ms/mail':>9}")
     with tempfile.TemporaryDirectory() as folder:
-        config = Config(domain="bench.test", secret_key="bench", rate_limit=10**9,
-                        database_url=f"sqlite:///{Path(folder) / 'pbem.db'}",
-                        maildir=str(Path(folder) / "mail"), smtp_listen="",
-                        http="127.0.0.1:0")
-        open_database(config.database_url)
+        config = in_process_store(folder)
         try:
             for conditions in (False, True):
                 r = play(config, moves, conditions, f"{seed}/{conditions}")

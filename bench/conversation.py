@@ -18,8 +18,8 @@ import random
 import statistics
 import tempfile
 from collections import Counter
-from pathlib import Path
 
+from bench import in_process_store
 from pbem.admin import start_game
 from pbem.config import Config
 from pbem.policy.conversation import waits_in_log
@@ -28,7 +28,7 @@ from pbem.engines.base import CHANCE
 from pbem.intake.pipeline import receive
 from pbem.mail.tokens import reply_address, seat_token
 from pbem.play import Table
-from pbem.store import Move, Outbox, open_database
+from pbem.store import Move, Outbox
 from pbem.store.models import database
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon"]
@@ -69,11 +69,7 @@ def run(games: int = 3) -> None:
     print(f"{'game':<10}{'players':>8}{'plies':>7}{'mails':>8}{'waits':>8}{'over':>6}"
           f"{'worst':>7}{'baseline':>10}")
     with tempfile.TemporaryDirectory() as folder:
-        config = Config(domain="bench.test", secret_key="bench", rate_limit=10**9,
-                        database_url=f"sqlite:///{Path(folder) / 'pbem.db'}",
-                        maildir=str(Path(folder) / "mail"), smtp_listen="",
-                        http="127.0.0.1:0")
-        open_database(config.database_url)
+        config = in_process_store(folder)
         try:
             for engine in ENGINES.values():
                 for count in sorted({2, engine.max_players} & set(

@@ -11,21 +11,14 @@ import pytest
 from databases import only_on
 from pbem.mail.tokens import play_token
 from pbem.store.models import Condition
-from test_web_browser import ARGS, browser, served  # noqa: F401  (fixtures)
+from test_web_browser import ARGS, browser, seat_pages, served  # noqa: F401  (fixtures)
 from webgames import play, start
 
 pytestmark = only_on("sqlite")
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 
 
-@pytest.fixture(params=[(size, script) for size in SIZES for script in (True, False)],
-                ids=lambda p: f"{p[0]}-{'js' if p[1] else 'nojs'}")
-def seat_browser(request, browser):  # noqa: F811
-    size, script = request.param
-    context = browser.new_context(viewport=SIZES[size], java_script_enabled=script)
-    page = context.new_page()
-    yield page, size
-    context.close()
+seat_browser = seat_pages(SIZES)
 
 
 def kept(game_id: int):
@@ -35,7 +28,7 @@ def kept(game_id: int):
 
 def test_a_line_is_clicked_kept_shown_and_removed(served, seat_browser, config):  # noqa: F811
     from playwright.sync_api import expect
-    page, size = seat_browser
+    page, size, _ = seat_browser
     game_id = start(config, "onyx", ["alice", "bob"])
     play(game_id, (0, "F6"))
     page.goto(f"{served}/play/{play_token(config.secret_key, game_id, 0)}")
@@ -60,7 +53,7 @@ def test_a_line_is_clicked_kept_shown_and_removed(served, seat_browser, config):
 
 def test_the_card_game_shows_its_queue(served, seat_browser, config):  # noqa: F811
     from playwright.sync_api import expect
-    page, size = seat_browser
+    page, size, _ = seat_browser
     game_id = start(config, "baronoxx", ["carol", "dave"], seed="queue")
     page.goto(f"{served}/play/{play_token(config.secret_key, game_id, 0)}")
     page.get_by_label("Move or command, as in mail").fill("play 26")

@@ -43,6 +43,20 @@ def served(config):
     thread.join(timeout=30)
 
 
+def seat_pages(sizes: dict[str, dict[str, int]]):
+    """A fixture: a new page in `browser` for each of `sizes` (a name and its viewport),
+    with JavaScript on and off; it yields (page, the size's name, whether JS is on)."""
+    @pytest.fixture(params=[(size, script) for size in sizes for script in (True, False)],
+                    ids=lambda p: f"{p[0]}-{'js' if p[1] else 'nojs'}")
+    def seat_browser(request, browser):  # noqa: F811
+        size, script = request.param
+        context = browser.new_context(viewport=sizes[size], java_script_enabled=script)
+        page = context.new_page()
+        yield page, size, script
+        context.close()
+    return seat_browser
+
+
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import Error, sync_playwright

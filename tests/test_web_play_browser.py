@@ -13,21 +13,14 @@ import pytest
 
 from databases import only_on
 from pbem.mail.tokens import play_token
-from test_web_browser import ARGS, browser, served  # noqa: F401  (fixtures)
+from test_web_browser import ARGS, browser, seat_pages, served  # noqa: F401  (fixtures)
 from webgames import play, start
 
 pytestmark = only_on("sqlite")
 SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 900}}
 
 
-@pytest.fixture(params=[(size, script) for size in SIZES for script in (True, False)],
-                ids=lambda p: f"{p[0]}-{'js' if p[1] else 'nojs'}")
-def seat_browser(request, browser):  # noqa: F811
-    size, script = request.param
-    context = browser.new_context(viewport=SIZES[size], java_script_enabled=script)
-    page = context.new_page()
-    yield page, size, script
-    context.close()
+seat_browser = seat_pages(SIZES)
 
 
 def moves(game_id: int) -> list[str]:

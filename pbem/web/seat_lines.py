@@ -31,8 +31,8 @@ from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction
 from pbem.web.advance import advance, build
 from pbem.web.board_clicks import clickable
-from pbem.web.seat_page import (DIAGRAM, FORM_COOKIE, config, csrf_token, form_cookie,
-                                kick_delivery, live_seat, post_refusal, seat_page)
+from pbem.web.seat_page import (DIAGRAM, config, csrf_token, form_cookie, kick_delivery,
+                                live_seat, post_refusal, seat_page, with_form_cookie)
 
 LINE = re.compile(r"^(if( [\w*-]+)+|conditions off)$", re.I)
 MAX_POSTED = 40  # lines a post may carry: the tree's most, and a few to spare
@@ -69,10 +69,7 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         seat_link=url_for("seat_page.show", token=token), report=report, done=done,
         refusal=refusal, csrf=csrf_token(cookie, token),
         opponent=table.names[1 - number]), status))
-    if new:
-        response.set_cookie(FORM_COOKIE, cookie, httponly=True, samesite="Strict",
-                            secure=request.is_secure, path="/play")
-    return response
+    return with_form_cookie(response, cookie, new)
 
 
 @seat_page.route("/play/<token>/lines")

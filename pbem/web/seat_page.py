@@ -111,6 +111,14 @@ def form_cookie() -> tuple[str, bool]:
     return secrets.token_hex(16), True
 
 
+def with_form_cookie(response: Response, cookie: str, new: bool) -> Response:
+    """The response, setting the browser's form cookie where it is new (form_cookie)."""
+    if new:
+        response.set_cookie(FORM_COOKIE, cookie, httponly=True, samesite="Strict",
+                            secure=request.is_secure, path="/play")
+    return response
+
+
 def csrf_token(cookie: str, token: str) -> str:
     message = f"form/{cookie}/{token}".encode()
     return hmac.new(config().secret_key.encode(), message, hashlib.sha256).hexdigest()[:32]
@@ -177,11 +185,8 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         context["preview"] = column_diagram(engine, view, DIAGRAM // 2)
     cookie, new = form_cookie()
     context["csrf"] = csrf_token(cookie, token)
-    response = Response(render_template("web/seat.html", **context), status=status)
-    if new:
-        response.set_cookie(FORM_COOKIE, cookie, httponly=True, samesite="Strict",
-                            secure=request.is_secure, path="/play")
-    return response
+    return with_form_cookie(Response(render_template("web/seat.html", **context),
+                                     status=status), cookie, new)
 
 
 @seat_page.route("/play/<token>")
