@@ -1,7 +1,7 @@
 """Bot strength and cost: win shares with 95% confidence intervals, CPU per decision.
 
     .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against random|heuristic]
-                                   [--level LEVEL] [--players N]
+                                   [--level LEVEL] [--players N] [--log FILE]
 
 Strength (pbem.bots.arena: contestants rotate through the seats, so each plays every
 seat and colour equally often; Onyx bots take or refuse the swap themselves):
@@ -17,7 +17,8 @@ decisions of the games played, and the peak memory of one decision (tracemalloc)
 
 A hard decision takes ~1 s of CPU, so a full run (the default 50 games a line) takes
 hours; on a shared machine run it under `nice -n 19` with `--games 4`, `--only`,
-`--level` and `--players`.
+`--level` and `--players`, and `--log FILE` to follow it: each game adds the standings so
+far to the file.
 """
 
 from __future__ import annotations
@@ -62,13 +63,21 @@ def matches(only: str | None, against: str, level: str | None,
 
 
 def strength(games: int, only: str | None, against: str = "random",
-             level: str | None = None, players: int | None = None) -> dict[str, Standing]:
+             level: str | None = None, players: int | None = None,
+             log: str | None = None) -> dict[str, Standing]:
     """Print every match's standings; returns each bot level's timings, all games."""
     timings: dict[str, Standing] = {}
     for game, label, match, count, fill in matches(only, against, level, players):
         started = time.perf_counter()
+
+        def progress(played, standings, game=game, label=label, count=count):
+            with open(log, "a", encoding="utf-8") as out:
+                out.write(f"{game} {label}, {played} games, "
+                          f"{time.perf_counter() - started:.0f} s:\n")
+                out.writelines(f"   {line}\n" for line in summary(standings, count))
+
         standings = arena(ENGINES[game], match, games, {}, count, seed=f"bench/{game}",
-                          fill=fill)
+                          fill=fill, report=progress if log else None)
         print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} ({games} "
               f"games, {time.perf_counter() - started:.0f} s)", flush=True)
         for line in summary(standings, count):
@@ -102,9 +111,9 @@ def memory() -> None:
 
 
 def run(games: int, only: str | None = None, against: str = "random",
-        level: str | None = None, players: int | None = None) -> None:
+        level: str | None = None, players: int | None = None, log: str | None = None) -> None:
     print("Bots: strength (95% confidence intervals) and CPU per decision")
-    timings = strength(games, only, against, level, players)
+    timings = strength(games, only, against, level, players, log)
     print("CPU per decision, all games above:")
     for name, standing in timings.items():
         if standing.seconds:
@@ -123,10 +132,12 @@ def main() -> None:
                         help="who fills the other seats of the card games (random)")
     parser.add_argument("--level", choices=LEVELS, help="one bot level only (heuristic)")
     parser.add_argument("--players", type=int, help="one table size only")
+    parser.add_argument("--log", metavar="FILE", help="add the standings to FILE after "
+                        "every game")
     args = parser.parse_args()
     if args.against == "heuristic" and args.only == "onyx":
         parser.error("Onyx has no heuristic player")
-    run(args.games, args.only, args.against, args.level, args.players)
+    run(args.games, args.only, args.against, args.level, args.players, args.log)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 Each iteration samples a world the bot cannot tell from the real one,
 `engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
 turn of several decisions — Onix's take, place, effect — is a path in the tree), then
-plays the game out with the engine's own rules (`random_decision`, the dealer's `deal`)
-and backs up the bot's share of the win (`outcome`). Children are keyed by the canonical
+plays the game out and backs up the bot's share of the win (`outcome`). The playout is
+the engine's own rules with random decisions (`random_decision`, the dealer's `deal`),
+except in 6 nimmt!, where every seat plays the heuristic habit with a little randomness
+on a fast copy of the table (pbem.bots.oxx_playout): random players take rows no person
+would, so random playouts rank the bot's cards by a game nobody plays. Children are keyed by the canonical
 notation of a decision and selected by UCB among those available in the sampled world
 (Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are
 left to the playout: they are hidden from the bot anyway, or made at the same time.
@@ -20,16 +23,21 @@ import math
 import random
 import time
 
+from pbem.bots import oxx_playout
 from pbem.engines.base import CHANCE, Decision, Engine, State
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
-#: that it normally stays well inside. The budget itself is counted in plies simulated
-#: (all iterations together, so a long game gets fewer, longer playouts), so the same
-#: seed gives the same decision on a busy machine and an idle one.
+#: that it normally stays well inside. The budget itself is counted in work done (plies
+#: simulated, all iterations together, so a long game gets fewer, longer playouts), so
+#: the same seed gives the same decision on a busy machine and an idle one.
 BUDGETS = {"easy": (0.08, 0.5), "normal": (0.4, 1.2), "hard": (1.2, 2.0)}
 #: What a simulated ply costs, in µs on one core (bench/engines.py measures playouts;
 #: bench/bots.py shows whether a level stays inside its cap).
 PLY_COST = {"onix": 100, "baronoxx": 50, "gemforge": 55}
+#: 6 nimmt!'s fast playout: µs a decision of the habit, and a sampled world's cost.
+OXX_DECISION_COST, OXX_WORLD_COST = 10, 120
+#: How often a seat of 6 nimmt!'s playouts departs from the habit at random.
+OXX_EPSILON = 0.1
 EXPLORATION = 0.7
 #: A playout longer than this (a game that drags on) scores every seat its fair share.
 PLAYOUT_CAP = 3000
@@ -124,23 +132,63 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     """The decision ISMCTS finds for `seat`: `iterations` (default: as many as the
     level's ply budget allows) and a CPU cap `time_limit` (-1: the level's)."""
     seconds, cap = BUDGETS[level]
-    budget = int(seconds * 1e6 / PLY_COST.get(engine.id, 100))
+    budget = seconds * 1e6
     cap = cap if time_limit == -1.0 else time_limit
     world = canonical(engine, state, seat)
     options = {engine.notation(world, seat, d): d for d in candidates(engine, world, seat)}
     if len(options) == 1:
         return _in(engine, state, seat, next(iter(options)))
+    if engine.id == "baronoxx" and oxx_playout.fits(world):
+        key = _paired(engine, world, seat, options, rng, budget, cap, iterations)
+        return _in(engine, state, seat, key)
     root = Node()
     started = time.process_time()
-    done = plies = 0
-    while (done < iterations) if iterations is not None else (plies < budget):
+    done = spent = 0
+    while (done < iterations) if iterations is not None else (spent < budget):
         if cap is not None and done and time.process_time() - started > cap:
             break
-        plies += _iterate(engine, engine.determinize(world, seat, rng), seat, root, rng)
+        spent += _iterate(engine, engine.determinize(world, seat, rng), seat, root, rng)
         done += 1
+        if iterations is None and not done % 32 and _settled(root, (budget - spent)
+                                                             / (spent / done)):
+            break
     key = max(options, key=lambda k: (root.children[k].visits, root.children[k].reward)
               if k in root.children else (-1, 0.0))
     return _in(engine, state, seat, key)
+
+
+def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.Random,
+            budget: float, cap: float | None, iterations: int | None) -> str:
+    """6 nimmt!: every option played out in each sampled world, with the same draws and
+    the same randomness, and the option with the best total reward. A bot's decision
+    there is one card (or one row) before the others' cards are known, so there is no
+    tree of its own decisions to grow; comparing the options in the same worlds takes the
+    luck of the deal out of the comparison (common random numbers), which a tree that
+    gives each world to one option cannot."""
+    totals = dict.fromkeys(options, 0.0)
+    started = time.process_time()
+    done = spent = 0
+    while (done < iterations) if iterations is not None else (spent < budget):
+        if cap is not None and done and time.process_time() - started > cap:
+            break
+        sample = engine.determinize(world, seat, rng)
+        seed = rng.getrandbits(64)
+        for key, decision in options.items():
+            after = engine.apply(sample, seat, decision)
+            points, decisions = oxx_playout.playout(after, seat, random.Random(seed),
+                                                    OXX_EPSILON)
+            totals[key] += oxx_playout.reward(points, seat)
+            spent += OXX_WORLD_COST + decisions * OXX_DECISION_COST
+        done += 1
+    return max(options, key=totals.__getitem__)
+
+
+def _settled(root: Node, remaining: float) -> bool:
+    """Whether the most visited decision stays so with `remaining` more iterations (a
+    fifth more, for playouts that cost more than the average so far): the search's
+    answer is then known, and the rest of its budget would only confirm it."""
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    return len(visits) > 1 and visits[0] - visits[1] > 1.2 * remaining
 
 
 def _in(engine: Engine, state: State, seat: int, text: str) -> Decision:
@@ -153,7 +201,7 @@ def _in(engine: Engine, state: State, seat: int, text: str) -> Decision:
 
 def _iterate(engine: Engine, world: State, seat: int, root: Node,
              rng: random.Random) -> int:
-    """One iteration; returns the plies it played."""
+    """One iteration; returns what it cost, in µs of one core."""
     path, node, plies = [root], root, 0
     while node is not None:
         acting = engine.to_act(world)
@@ -182,17 +230,17 @@ def _iterate(engine: Engine, world: State, seat: int, root: Node,
         path.append(node)
         world = engine.apply(world, seat, moves[key])
         plies += 1
-    reward, played = playout(engine, world, seat, rng)
+    reward, cost = playout(engine, world, seat, rng)
     for visited in path:
         visited.visits += 1
         visited.reward += reward
-    return plies + played + 1
+    return cost + (plies + 1) * PLY_COST.get(engine.id, 100)
 
 
 def playout(engine: Engine, world: State, seat: int,
-            rng: random.Random) -> tuple[float, int]:
-    """Play on with the engine's random decisions: the bot's share of the win, and the
-    plies played."""
+            rng: random.Random) -> tuple[float, float]:
+    """Play on with the engine's random decisions: the bot's share of the win, and what
+    it cost (µs)."""
     plies = 0
     for plies in range(PLAYOUT_CAP):
         acting = engine.to_act(world)
@@ -202,7 +250,8 @@ def playout(engine: Engine, world: State, seat: int,
         decision = (engine.deal(world, rng) if mover == CHANCE
                     else engine.random_decision(world, mover, rng))
         world = engine.apply(world, mover, decision)
+    cost = plies * PLY_COST.get(engine.id, 100)
     outcome = engine.outcome(world)
     if outcome is None:
-        return 1.0 / world.players, plies
-    return float(outcome.shares[seat]), plies
+        return 1.0 / world.players, cost
+    return float(outcome.shares[seat]), cost
