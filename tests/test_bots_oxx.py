@@ -126,3 +126,29 @@ def test_variant_2_is_left_to_the_engines_playouts():
     """, variant="2")
     assert not oxx_playout.fits(state)
     assert hard(state, 0, worlds=4) in OXX.legal(state, 0)
+
+
+def test_in_the_bots_worlds_the_others_choose_as_the_habit_and_state_no_preference():
+    # #1 has chosen 60 in secret with a preference; the bot (#2) cannot see either.
+    state = round_of(position(f"""
+        {FIFTH}
+        hands: 1=[7 60 75 105] 2=[20 40 50 70] 3=[44 64 84 99]
+        decks: 1=4 2=4 3=4
+    """), "play 60 row 1 low")
+    world = oxx_playout.as_habit(OXX.determinize(state, 1, random.Random(3)), 1,
+                                 random.Random(4), 0.0)
+    hand = world.hands[0]
+    table = oxx_playout.Table(world.rows, True)
+    assert world.chosen[0] == (oxx_playout.choose_card(table, list(hand), random.Random(0), 0.0),
+                               NO_PREF)
+    assert world.chosen[1] is None and world.standing == (NO_PREF,) * 3
+
+
+def test_the_bot_decides_the_same_whatever_another_seat_chose_in_secret():
+    base = f"""
+        {FIFTH}
+        hands: 1=[7 60 75 105] 2=[20 40 50 70] 3=[44 64 84 99]
+        decks: 1=4 2=4 3=4
+    """
+    worlds = [round_of(position(base), text) for text in ("play 7", "play 105 row 4")]
+    assert len({hard(world, 1, worlds=12) for world in worlds}) == 1

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import random
 
+from notation.baronoxx import NO_PREF
 from pbem.engines.baronoxx.cards import CARDS, MASK
 from pbem.engines.baronoxx.state import CHOOSE, DEAL, HAND, PLACE, ROWS
+from pbem.engines.core import change
 
 BULLS = [None] + [CARDS[n].bullheads for n in range(1, 111)]
 PENALTY = [0] + [CARDS[n].penalty for n in range(1, 111)]
@@ -80,6 +82,23 @@ class Table:
         self.bulls[r] = list(BULLS[card])
         self.penalty[r] = PENALTY[card]
         return points
+
+
+def as_habit(state, seat: int, rng: random.Random, epsilon: float):
+    """A sampled world in which the other seats play the habit: a card another seat has
+    already chosen in secret is the one the habit picks from the hand sampled for it
+    (the sample's is a random card of that hand), and their preferences, which the bot
+    cannot see either, are none, so their placements are the habit's too. Nothing here
+    reads what the seat may not see: the world is already the search's sample."""
+    table = Table(state.rows, state.rule1) if state.rows else None
+    chosen = tuple(
+        None if pick is None else pick if s == seat else
+        (choose_card(table, list(state.hands[s]), rng, epsilon), NO_PREF)
+        for s, pick in enumerate(state.chosen))
+    queue = tuple((card, s, pref if s == seat else NO_PREF)
+                  for card, s, pref in state.queue)
+    standing = tuple(pref if s == seat else NO_PREF for s, pref in enumerate(state.standing))
+    return change(state, chosen=chosen, queue=queue, standing=standing)
 
 
 def choose_card(table: Table, hand: list[int], rng: random.Random, epsilon: float) -> int:

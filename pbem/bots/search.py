@@ -171,7 +171,8 @@ def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.
     while (done < iterations) if iterations is not None else (spent < budget):
         if cap is not None and done and time.process_time() - started > cap:
             break
-        sample = engine.determinize(world, seat, rng)
+        sample = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
+                                      OXX_EPSILON)
         seed = rng.getrandbits(64)
         for key, decision in options.items():
             after = engine.apply(sample, seat, decision)
