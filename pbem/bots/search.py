@@ -23,7 +23,7 @@ import math
 import random
 import time
 
-from pbem.bots import oxx_playout
+from pbem.bots import heuristic, oxx_playout
 from pbem.engines.base import CHANCE, Decision, Engine, State
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
@@ -34,6 +34,14 @@ BUDGETS = {"easy": (0.08, 0.5), "normal": (0.4, 1.2), "hard": (1.2, 2.0)}
 #: What a simulated ply costs, in µs on one core (bench/engines.py measures playouts;
 #: bench/bots.py shows whether a level stays inside its cap).
 PLY_COST = {"onix": 100, "baronoxx": 50, "gemforge": 55}
+#: The games whose playouts follow the heuristic habit through the engine, and what a
+#: ply of it costs (µs): so much, and so much more a player (Onix's habit weighs every
+#: take against every opponent's Collections).
+HABIT_PLY_COST = {"onix": (60, 16), "gemforge": (20, 3)}
+HABIT_EPSILON = 0.1
+#: The progressive bias towards the habit's choice in the tree: worth this many won
+#: playouts, spread over the choice's visits.
+BIAS = 3.0
 #: 6 nimmt!'s fast playout: µs a decision of the habit, and a sampled world's cost.
 OXX_DECISION_COST, OXX_WORLD_COST = 10, 120
 #: How often a seat of 6 nimmt!'s playouts departs from the habit at random.
@@ -112,9 +120,13 @@ class Node:
         self.available = 0
         self.children: dict[str, Node] = {}
 
-    def pick(self, keys: list[str], rng: random.Random) -> str:
+    def pick(self, keys: list[str], rng: random.Random, favoured: str | None = None) -> str:
+        """UCB among `keys`, untried ones first; the heuristic's choice `favoured` is
+        tried first and has a bonus that fades with its visits (progressive bias)."""
         untried = [k for k in keys if k not in self.children]
         if untried:
+            if favoured in untried:
+                return favoured
             return untried[rng.randrange(len(untried))]
         best, best_key = -1.0, keys[0]
         for key in keys:
@@ -122,6 +134,8 @@ class Node:
             score = (child.reward / child.visits
                      + EXPLORATION * math.sqrt(math.log(max(child.available, 1))
                                                / child.visits))
+            if key == favoured:
+                score += BIAS / (child.visits + 1)
             if score > best:
                 best, best_key = score, key
         return best_key
@@ -220,7 +234,12 @@ def _iterate(engine: Engine, world: State, seat: int, root: Node,
         for key in keys:
             if key in node.children:
                 node.children[key].available += 1
-        key = node.pick(keys, rng)
+        favoured = None
+        if engine.id in HABIT_PLY_COST:  # costs about a ply
+            favoured = engine.notation(world, seat,
+                                       heuristic.decision(engine, world, seat, rng))
+            plies += 1
+        key = node.pick(keys, rng, favoured)
         if key not in node.children:
             child = node.children[key] = Node()
             child.available = 1
@@ -240,18 +259,26 @@ def _iterate(engine: Engine, world: State, seat: int, root: Node,
 
 def playout(engine: Engine, world: State, seat: int,
             rng: random.Random) -> tuple[float, float]:
-    """Play on with the engine's random decisions: the bot's share of the win, and what
-    it cost (µs)."""
+    """Play on to the end: the bot's share of the win, and what it cost (µs). Onix and
+    Gem Forge play the heuristic habit at every seat, with a random decision now and
+    then (`HABIT_EPSILON`); other games random decisions."""
+    habit = HABIT_PLY_COST.get(engine.id)
+    if habit:
+        habit = habit[0] + habit[1] * world.players
     plies = 0
     for plies in range(PLAYOUT_CAP):
         acting = engine.to_act(world)
         if not acting:
             break
         mover = min(acting)
-        decision = (engine.deal(world, rng) if mover == CHANCE
-                    else engine.random_decision(world, mover, rng))
+        if mover == CHANCE:
+            decision = engine.deal(world, rng)
+        elif habit and rng.random() >= HABIT_EPSILON:
+            decision = heuristic.decision(engine, world, mover, rng)
+        else:
+            decision = engine.random_decision(world, mover, rng)
         world = engine.apply(world, mover, decision)
-    cost = plies * PLY_COST.get(engine.id, 100)
+    cost = plies * (habit or PLY_COST.get(engine.id, 100))
     outcome = engine.outcome(world)
     if outcome is None:
         return 1.0 / world.players, cost
