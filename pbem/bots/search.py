@@ -3,11 +3,15 @@
 Each iteration samples a world the bot cannot tell from the real one,
 `engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
 turn of several decisions — Onix's take, place, effect — is a path in the tree), then
-plays the game out and backs up the bot's share of the win (`outcome`). The playout is
-the engine's own rules with random decisions (`random_decision`, the dealer's `deal`),
-except in 6 nimmt!, where every seat plays the heuristic habit with a little randomness
-on a fast copy of the table (pbem.bots.oxx_playout): random players take rows no person
-would, so random playouts rank the bot's cards by a game nobody plays. Children are keyed by the canonical
+plays the game out and backs up the bot's share of the win (`outcome`). In the playout
+every seat plays the heuristic habit (pbem.bots.heuristic) with a random decision now
+and then, through the engine's own rules (the dealer's `deal`); random players take
+rows and gems no person would, so random playouts rank the bot's moves by a game nobody
+plays. The habit's choice is also tried first in the tree (progressive bias). 6 nimmt!
+has its own way (`_paired`): a bot's decision there is one card before the others'
+are known, so each card is played out in the same sampled worlds, on a fast copy of the
+table (pbem.bots.oxx_playout). Games without a habit (none of the card games) play out
+at random. Children are keyed by the canonical
 notation of a decision and selected by UCB among those available in the sampled world
 (Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are
 left to the playout: they are hidden from the bot anyway, or made at the same time.
