@@ -14,7 +14,6 @@ from pbem.engines.base import CHANCE
 
 from onix_position import ENGINE as ONIX, position as onix_position
 from test_bots_heuristic import ONIX_TABLE
-from test_gemforge import GF, MARKET, position as gem_position
 
 
 @pytest.mark.parametrize("seed", ["a", "b", "c"])
@@ -26,18 +25,21 @@ def test_the_onix_bot_takes_the_gem_that_completes_a_collection(seed):
 
 
 def habit_game(engine, state, rng):
-    while engine.to_act(state):
+    """The habit at every seat through the engine; a game the habit alone drags past
+    the playouts' cap (Gem Forge's can go round in circles) is a fair share each."""
+    for _ in range(search.PLAYOUT_CAP):
+        if not engine.to_act(state):
+            return engine.outcome(state).shares
         seat = min(engine.to_act(state))
         state = engine.apply(state, seat, engine.deal(state, rng) if seat == CHANCE
                              else heuristic.decision(engine, state, seat, rng))
-    return engine.outcome(state).shares
+    return [1.0 / state.players] * state.players
 
 
-@pytest.mark.parametrize("engine, state", [
-    (ONIX, onix_position(ONIX_TABLE)),
-    (GF, gem_position("P1: G / / 0 / T01=R. T22 T34=Y.\nP2: Y / / 0 / T02 T19 T35\n"
-                      + MARKET))])
-def test_a_playout_is_the_habits_game(engine, state, monkeypatch):
+def test_a_playout_is_the_habits_game(monkeypatch):
+    # Onix deals nothing after the start (a sampled world fixes the piles' order), so
+    # the playout and the habit's game through the engine are the same game.
+    engine, state = ONIX, onix_position(ONIX_TABLE)
     monkeypatch.setattr(search, "HABIT_EPSILON", 0.0)  # no random decision
     for k in range(3):
         world = engine.determinize(state, 0, random.Random(k))
