@@ -23,8 +23,9 @@ rasters that are kept (one process's memory, bounded):
   compressed again, found from the pieces added and taken away since the last picture
   on the same canvas (Pillow's encoder, compressing the whole picture, took ten times
   as long: bench/pictures.py). Independently compressed deflate blocks ending on a
-  byte boundary join into one valid stream, and the stream's Adler-32 is combined
-  from the bands' own;
+  byte boundary join into one valid stream; each band is an IDAT chunk of its own, its
+  CRC made with it, and the stream's Adler-32 is summed from the bands' own, so
+  nothing runs over the bands a move left alone;
 - each band is a multiple of 3 bytes long (empty stored blocks pad it), so the mail's
   base64 of the PNG is joined from the bands' own, each encoded once (_Bands).
 
@@ -59,9 +60,11 @@ from pbem.mail.compose import Base64, base64_lines
 
 WIDTH = 480  # pixels: the seat page's diagram; a phone shows it at its 390 px or so
 BAND = 8  # rows a band
-LEVEL = 6  # zlib's: 0.08 ms a band of a 480-wide picture; 9 took 0.19 for 2% less
-MEMORY = 7  # zlib's memLevel: its hash table, cleared for every band (each is compressed on its
-# own), is 32 KB, not 8's 64, for the same size; 6 saved no more (more collisions)
+# zlib's level: 4 deflates a band of a 480-wide board in 0.045 ms, 6 in 0.075 and 9 in
+# 0.19, for pictures 5% and 7% smaller (a late 26×26 board's: 62 KB, 59 and 58)
+LEVEL = 4
+MEMORY = 5  # zlib's memLevel: its hash table (cleared for every band, each compressed on
+# its own) is 8 KB, not 7's 32 or 8's 64, for the same bytes a band of 3.8 KB; 3 loses 2%
 FONT_DIRECTORY = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf")
 
@@ -116,13 +119,21 @@ _LOCK = threading.Lock()  # the stores are shared by the threads that write mail
 
 @dataclass(frozen=True)
 class Picture:
-    """A position's picture for one mail: the PNG, its size, its alt text, and the PNG
-    in base64 lines for the mail (joined from its bands' own: _Bands)."""
-    png: bytes
+    """A position's picture for one mail: its size, its alt text, the PNG in base64
+    lines for the mail (joined from its bands' own: _Bands), and the PNG's bytes when
+    asked for (`png`)."""
+    encoded: "_Encoded"
     width: int
     height: int
     alt: str
-    base64: Base64
+
+    @property
+    def base64(self) -> Base64:
+        return self.encoded.base64
+
+    @property
+    def png(self) -> bytes:
+        return self.encoded.png
 
 
 def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) -> Picture:
@@ -135,8 +146,8 @@ def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) 
     head = sheet.given or "".join(sheet.parts[:sheet.head])  # the root and its title
     title = re.search(r"<title>(.*?)</title>", head, re.S)
     alt = unescape(title.group(1)).strip() if title else engine.title
-    return Picture(data.png, round(sheet.width), round(sheet.height),
-                   f"{alt}. {caption}" if caption else alt, data.base64)
+    return Picture(data, round(sheet.width), round(sheet.height),
+                   f"{alt}. {caption}" if caption else alt)
 
 
 def png(sheet: Sheet) -> bytes:
@@ -443,11 +454,13 @@ def _padded(data: bytes) -> bytes:
 
 
 class _Band(NamedTuple):
-    """One band's rows as deflate blocks that end on a byte boundary (a multiple of 3
-    bytes long: _padded), with its rows' Adler-32 and length, and its base64 in lines,
-    as the mail's payload (LF) and on the wire (CRLF)."""
+    """One band's rows as an IDAT chunk of their own (deflate blocks ending on a byte
+    boundary, a multiple of 3 bytes long: _padded; the chunk's CRC made once), what the
+    stream's Adler-32 needs of them (_Bands.adler), and the chunk's base64 in lines, as
+    the mail's payload (LF) and on the wire (CRLF)."""
     data: bytes
-    adler: int
+    sum: int  # the rows' bytes summed, mod ADLER: their Adler-32's low half less its 1
+    term: int  # their Adler-32's high half less their length, mod ADLER
     length: int
     text: str
     wire: bytes
@@ -457,31 +470,36 @@ def _band(raw: bytes) -> _Band:
     found = _BANDS.get(raw)
     if found is None:
         squeeze = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, MEMORY)
-        data = _padded(squeeze.compress(raw) + squeeze.flush(zlib.Z_SYNC_FLUSH))
+        data = _chunk(b"IDAT", _padded(squeeze.compress(raw)
+                                       + squeeze.flush(zlib.Z_SYNC_FLUSH)))
         text = base64_lines(data)
-        found = _BANDS.put(raw, _Band(data, zlib.adler32(raw), len(raw), text,
+        adler = zlib.adler32(raw)
+        found = _BANDS.put(raw, _Band(data, ((adler & 0xFFFF) - 1) % ADLER,
+                                      ((adler >> 16) - len(raw)) % ADLER, len(raw), text,
                                       text.replace("\n", "\r\n").encode("ascii")))
     return found
 
 
-def adler32_combine(first: int, second: int, second_length: int) -> int:
-    """The Adler-32 of two byte strings one after the other, from theirs (zlib's
-    adler32_combine, which Python's zlib does not offer)."""
-    base = 65521
-    rem = second_length % base
-    sum1 = first & 0xFFFF
-    sum2 = (rem * sum1) % base
-    sum1 += (second & 0xFFFF) + base - 1
-    sum2 += ((first >> 16) & 0xFFFF) + ((second >> 16) & 0xFFFF) + base - rem
-    return (sum1 % base) | ((sum2 % base) << 16)
+ADLER = 65521  # Adler-32's modulus
 
 
-class _Encoded(NamedTuple):
-    png: bytes
-    base64: Base64
+class _Encoded:
+    """A picture's PNG, kept as its parts and joined only when asked for (a mail needs
+    only its base64), and its base64 (the join of its parts')."""
+    __slots__ = ("parts", "base64", "_png")
+
+    def __init__(self, parts: list[bytes], base64: Base64):
+        self.parts, self.base64, self._png = parts, base64, None
+
+    @property
+    def png(self) -> bytes:
+        if self._png is None:
+            self._png = b"".join(self.parts)
+        return self._png
 
 
-_DATA, _TEXT, _WIRE = (operator.itemgetter(n) for n in (0, 3, 4))
+_DATA, _SUM, _TERM, _LENGTH, _TEXT, _WIRE = (operator.itemgetter(n)
+                                             for n in range(6))
 _FIRST, _SECOND, _COVERS = (operator.itemgetter(n) for n in (0, 1, 4))
 
 
@@ -496,32 +514,34 @@ def _runs(bits: int):
 
 
 class _Bands:
-    """The PNG of the last picture on a canvas, in its bands, with the checksums up to
-    each band's end: the next picture on the canvas draws and compresses again only the
-    bands whose pieces changed, and runs its checksums on from the first of them.
+    """The PNG of the last picture on a canvas, in its bands: the next picture on the
+    canvas draws and compresses again only the bands whose pieces changed.
 
     A band's rows are the background's with the pieces that touch them pasted on, in
     the order drawn; so a band that no piece added or taken away touches is the same as
-    in the last picture, as long as the pieces kept are drawn in the same order. The
-    PNG is cut into parts that are each a multiple of 3 bytes long (the head, padded
-    with empty stored blocks at the start of the deflate stream; each band: _padded), so
-    its base64 is the join of theirs, each band's made once (lines of at most 76, RFC
-    2045, a line ending where a band does)."""
+    in the last picture, as long as the pieces kept are drawn in the same order. Each
+    band is an IDAT chunk of its own (PNG joins its IDAT chunks' contents into the one
+    zlib stream), whose CRC is made with it; the stream's Adler-32 is summed from the
+    bands' own (adler). So nothing runs over the bands a move did not change, and every
+    part of the PNG being a multiple of 3 bytes long (the head, padded with empty stored
+    blocks after zlib's header; each band: _padded), its base64 is the join of theirs,
+    each band's made once (lines of at most 76, RFC 2045, a line ending where a band
+    does)."""
 
     def __init__(self, serial, palette: list[int], width: int, height: int):
         self.serial = serial
         self.numbers: tuple | None = None  # the pieces' places of the last picture
         self.bands: list[_Band] = []
-        self.adlers: list[int] = []  # the rows' Adler-32 up to each band's end
-        self.crcs: list[int] = []  # the IDAT chunk's CRC up to each band's end
-        self.first = 0  # the first band changed since the checksums were run
-        self.head = (SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3,
-                                                              0, 0, 0))
-                     + _chunk(b"PLTE", bytes(palette[:768])))
-        # zlib's header (deflate, 32K window, level 6), padded: the head with the IDAT
-        # chunk's length and kind then ends on a multiple of 3
-        self.zlib_head = b"\x78\x9c" + EMPTY * ((len(self.head) + 10) % 3)
-        self.crc_start = zlib.crc32(self.zlib_head, zlib.crc32(b"IDAT"))
+        self.after: list[int] = []  # the bytes of rows after each band's
+        head = (SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3,
+                                                         0, 0, 0))
+                + _chunk(b"PLTE", bytes(palette[:768])))
+        # zlib's header (deflate, 32K window, a fast level), padded so that its IDAT
+        # chunk (12 bytes more) ends the head on a multiple of 3
+        zlib_head = b"\x78\x5e" + EMPTY * ((len(head) + 14) % 3)
+        self.head = head + _chunk(b"IDAT", zlib_head)
+        self.head_text = base64_lines(self.head)
+        self.head_wire = self.head_text.replace("\n", "\r\n").encode("ascii")
 
     def dirty(self, numbers: tuple, by_number: dict) -> int | None:
         """The bands (as bits) that a picture of pieces at `numbers` changes from the
@@ -545,7 +565,7 @@ class _Bands:
         raw = canvas.tobytes()
         stride = (width + 1) * BAND
         self.bands = [_band(raw[at:at + stride]) for at in range(0, len(raw), stride)]
-        self.first = 0
+        self.after = [max(0, len(raw) - at - stride) for at in range(0, len(raw), stride)]
 
     def redraw(self, background: Image.Image, placed: list, bits: int, width: int,
                height: int) -> None:
@@ -563,27 +583,25 @@ class _Bands:
             raw = strip.tobytes()
             self.bands[first:last + 1] = [_band(raw[at:at + stride])
                                           for at in range(0, len(raw), stride)]
-        self.first = min(self.first, (bits & -bits).bit_length() - 1)
+
+    def adler(self) -> int:
+        """The Adler-32 of all the rows, from the bands' own, in C's loops: its low half
+        is 1 and the bytes summed; its high half is what each byte adds to each running
+        sum from it to the end, so each band's own high half less its length (the 1s it
+        counted), its bytes' sum once for every byte after it, and 1 for every byte."""
+        sums = list(map(_SUM, self.bands))
+        low = (1 + sum(sums)) % ADLER
+        high = (sum(map(_LENGTH, self.bands)) + sum(map(_TERM, self.bands))
+                + sum(map(operator.mul, sums, self.after))) % ADLER
+        return high << 16 | low
 
     def picture(self) -> _Encoded:
-        """The PNG and its base64, the checksums run on from the first band changed."""
-        bands, adlers, crcs = self.bands, self.adlers, self.crcs
-        del adlers[self.first:], crcs[self.first:]
-        adler = adlers[-1] if adlers else 1
-        crc = crcs[-1] if crcs else self.crc_start
-        for band in bands[self.first:]:
-            adler = adler32_combine(adler, band.adler, band.length)
-            crc = zlib.crc32(band.data, crc)
-            adlers.append(adler)
-            crcs.append(crc)
-        self.first = len(bands)
-        tail = b"\x03\x00" + struct.pack(">I", adler)  # the last block: empty, final
-        end = tail + struct.pack(">I", zlib.crc32(tail, crc)) + IEND
-        datas = list(map(_DATA, bands))
-        length = len(self.zlib_head) + sum(map(len, datas)) + len(tail)
-        head = self.head + struct.pack(">I", length) + b"IDAT" + self.zlib_head
-        head_text, end_text = base64_lines(head), base64_lines(end)
-        text = "".join([head_text, *map(_TEXT, bands), end_text])
-        wire = b"".join([head_text.replace("\n", "\r\n").encode("ascii"), *map(_WIRE, bands),
+        """The PNG as its parts, and its base64."""
+        bands = self.bands
+        # the last deflate block (empty, final) and the Adler-32, in an IDAT chunk
+        end = _chunk(b"IDAT", b"\x03\x00" + struct.pack(">I", self.adler())) + IEND
+        end_text = base64_lines(end)
+        text = "".join([self.head_text, *map(_TEXT, bands), end_text])
+        wire = b"".join([self.head_wire, *map(_WIRE, bands),
                          end_text.replace("\n", "\r\n").encode("ascii")])
-        return _Encoded(b"".join([head, *datas, end]), Base64(text, wire))
+        return _Encoded([self.head, *map(_DATA, bands), end], Base64(text, wire))
