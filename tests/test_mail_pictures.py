@@ -315,6 +315,34 @@ def test_the_pictures_text_is_drawn_in_dejavu_sans():
     assert min(letters_row.getextrema()) < 100  # without a font: all board, 230
 
 
+PHONE = 350  # px: what a 390-px phone's mail client leaves a picture
+
+
+@pytest.mark.parametrize("engine_id,count,smallest", [
+    ("onyx", 2, 11), ("onix", 3, 9), ("onix", 6, 9), ("baronoxx", 5, 11),
+    ("baronoxx", 10, 11), ("gemforge", 2, 11), ("gemforge", 4, 11)])
+def test_a_pictures_smallest_text_is_readable_on_a_phone(engine_id, count, smallest):
+    """Every text of a mail's picture, shown on a phone (scaled to PHONE px wide), is at
+    least `smallest` px high: Gem Forge's picture is its narrow drawing for phones, 300
+    wide (its wide one's text was 6.6 px there); Onix's labels are 9.1."""
+    from pbem.engines.game import Game
+    import random
+    engine = ENGINES[engine_id]
+    game = Game(engine, {}, [f"p{n}" for n in range(count)], seed=f"phone/{engine_id}")
+    rng = random.Random(2)
+    for _ in range(20):
+        seat = min(game.to_act)
+        game.play(seat, engine.notation(game.state, seat,
+                                        engine.random_decision(game.state, seat, rng)))
+    sheet = pictures.mail_sheet(engine, engine.view(game.state, 0), caption="You are P1")
+    svg = sheet.svg()
+    sizes = [float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert sizes
+    shown = min(sheet.width, PHONE) / sheet.view_width
+    assert min(sizes) * shown >= smallest, (min(sizes), shown)
+    assert pictures.picture(engine, engine.view(game.state, 0)).width == round(sheet.width)
+
+
 @pytest.mark.parametrize("length", [0, 1, 56, 57, 58, 59_999])
 def test_the_pictures_base64_is_what_the_email_package_writes(length):
     """compose.base64_lines cuts the lines itself (for speed): RFC 2045's lines of 76,

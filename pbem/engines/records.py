@@ -85,6 +85,12 @@ class RecordsAndPictures:
         of cards), as by default."""
         return None
 
+    def narrow_sheet(self, view: dict, size: int = 360, caption: str | None = None):
+        """The narrow diagram's Sheet (narrow_svg_diagram in its parts), or None where the
+        game has no narrow diagram: a mail's picture is read on phones first, so it is
+        drawn from this one where there is one (pbem.mail.pictures)."""
+        return None
+
     def sheet(self, view: dict, size: int = 480, caption: str | None = None):
         """The SVG diagram in its parts, for a picture (pbem.engines.svg.Sheet). By
         default one part, rasterised whole; a game whose pieces are many (stones,

@@ -2,8 +2,10 @@
 
 Mail clients do not show SVG, so a game mail carries the position as a PNG drawn from
 the very SVG the seat's page shows (`engine.sheet(view, size)`, whose `svg()` is that
-page's diagram, from the same view; on a phone Gem Forge's page shows the same sheet in
-its narrow layout, pbem.web.diagrams). resvg (the `resvg-py` wheel: the Rust renderer, no
+page's diagram, from the same view). A mail is read on a phone first: where a game has
+a narrow diagram for phones (Gem Forge's rows of tiles, whose wide drawing's text would
+be under 7 px on a phone), the picture is that one, as the seat's page shows it on a
+phone (`engine.narrow_sheet`, pbem.web.diagrams), 300 px wide. resvg (the `resvg-py` wheel: the Rust renderer, no
 system library) rasterises; Pillow turns its pixels into a palette; this module writes
 the PNG.
 
@@ -59,6 +61,8 @@ from pbem.engines.svg import Sheet
 from pbem.mail.compose import Base64, base64_lines
 
 WIDTH = 480  # pixels: the seat page's diagram; a phone shows it at its 390 px or so
+NARROW = 300  # pixels: a narrow diagram's, a pixel a unit of Gem Forge's (its text 11.7
+# px; at the web's 360 its 4-player mail was 68 KB, over the card games' budget of 60)
 BAND = 8  # rows a band
 # zlib's level: 4 deflates a band of a 480-wide board in 0.045 ms, 6 in 0.075 and 9 in
 # 0.19, for pictures 5% and 7% smaller (a late 26×26 board's: 62 KB, 59 and 58)
@@ -140,7 +144,7 @@ def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) 
     """The picture of `view`, drawn by the engine's own SVG of it (engine.sheet), the
     one the web shows for that view, with `caption` under it (in Onyx: the seat's
     colour and goal); alt: the SVG's title, the position in words, and the caption."""
-    sheet = engine.sheet(view, width, caption)
+    sheet = mail_sheet(engine, view, width, caption)
     with _LOCK:
         data = encoded(sheet)
     head = sheet.given or "".join(sheet.parts[:sheet.head])  # the root and its title
@@ -148,6 +152,12 @@ def picture(engine, view: dict, width: int = WIDTH, caption: str | None = None) 
     alt = unescape(title.group(1)).strip() if title else engine.title
     return Picture(data, round(sheet.width), round(sheet.height),
                    f"{alt}. {caption}" if caption else alt)
+
+
+def mail_sheet(engine, view: dict, width: int = WIDTH, caption: str | None = None) -> Sheet:
+    """The drawing a mail's picture is made from: the engine's narrow diagram for phones,
+    NARROW wide, where it has one; its diagram, `width` wide, otherwise."""
+    return engine.narrow_sheet(view, NARROW, caption) or engine.sheet(view, width, caption)
 
 
 def png(sheet: Sheet) -> bytes:

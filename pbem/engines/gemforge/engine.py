@@ -458,6 +458,10 @@ class GemForge(Engine):
         from pbem.engines.gemforge.render import sheet
         return sheet(view, size, caption)
 
+    def narrow_sheet(self, view: dict, size: int = 360, caption: str | None = None):
+        from pbem.engines.gemforge.render import sheet
+        return sheet(view, size, caption, narrow=True)
+
 
 def plain(value):
     """Tuples to lists, all the way down, for JSON."""
