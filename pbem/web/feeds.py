@@ -121,7 +121,9 @@ def _ply_entry(ply: Ply, moment, revealed: str | None, page: str) -> Entry:
         "dealt (hidden until the end)" if ply.dealer else "chose in secret")
     line = f"#{ply.number} {ply.actor}: {text}"
     here = f"{page}?ply={ply.number}"
-    return Entry(line, moment, here, news=[line, revealed or ""],
+    # a reader that shows only titles still learns what the round's last choice showed
+    title = f"{line}; {revealed}" if revealed else line
+    return Entry(title, moment, here, news=[line, revealed or ""],
                  links=[(f"The position after ply {ply.number}", here)])
 
 
