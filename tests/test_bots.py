@@ -145,3 +145,17 @@ def test_the_bots_import_only_the_engines():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_card_bot_stops_before_an_iteration_would_pass_its_cpu_cap(monkeypatch):
+    """The cap bounds a decision: the search stops when one more iteration, as long as
+    the average so far, would pass it, not once it has passed (p99 2.01 s at a cap of 2)."""
+    from pbem.bots import search
+    clock = {"now": 0.0}
+    monkeypatch.setattr(search.time, "process_time", lambda: clock["now"])
+    clock["now"] = 1.5  # 3 iterations of 0.5 s: a fourth ends at 2.0, inside the cap
+    assert not search._capped(0.0, 3, 2.0)
+    clock["now"] = 1.6  # 3 of 0.533 s: a fourth would end at 2.13
+    assert search._capped(0.0, 3, 2.0)
+    clock["now"] = 1.0  # one iteration of 1 s: a second would end at 2.0
+    assert not search._capped(0.0, 1, 2.0)

@@ -163,7 +163,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     started = time.process_time()
     done = spent = 0
     while (done < iterations) if iterations is not None else (spent < budget):
-        if cap is not None and done and time.process_time() - started > cap:
+        if cap is not None and done and _capped(started, done, cap):
             break
         spent += _iterate(engine, engine.determinize(world, seat, rng), seat, root, rng)
         done += 1
@@ -187,7 +187,7 @@ def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.
     started = time.process_time()
     done = spent = 0
     while (done < iterations) if iterations is not None else (spent < budget):
-        if cap is not None and done and time.process_time() - started > cap:
+        if cap is not None and done and _capped(started, done, cap):
             break
         sample = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
                                       OXX_EPSILON)
@@ -200,6 +200,14 @@ def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.
             spent += OXX_WORLD_COST + decisions * OXX_DECISION_COST
         done += 1
     return max(options, key=totals.__getitem__)
+
+
+def _capped(started: float, done: int, cap: float) -> bool:
+    """Whether one more iteration, as long as the average so far, would pass the CPU cap:
+    the cap is a bound on a decision, not a point at which to start the last iteration
+    (measured, stopping only once past it gave a p99 of 2.01 s against a cap of 2)."""
+    elapsed = time.process_time() - started
+    return elapsed + elapsed / done > cap
 
 
 def _settled(root: Node, remaining: float) -> bool:
