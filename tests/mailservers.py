@@ -578,14 +578,18 @@ class PbemService:
         self.runs = 0
 
     def environment(self) -> dict[str, str]:
+        """As systemd builds it (systemd.exec(5)): Environment= lines, a drop-in's after
+        the unit's, then EnvironmentFile= files in their order, which override them."""
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
-        for path in self.unit.get("EnvironmentFile", []):
-            env.update(read_env_file(Path(path.lstrip("-"))))
         for assignment in self.unit.get("Environment", []):
             for item in shlex.split(assignment):
                 key, _, value = item.partition("=")
                 env[key] = value
         env.update(self.drop_in)
+        for path in self.unit.get("EnvironmentFile", []):
+            if path.startswith("-") and not Path(path[1:]).exists():
+                continue  # "-": a file that may be missing
+            env.update(read_env_file(Path(path.lstrip("-"))))
         return env
 
     def command_line(self) -> list[str]:

@@ -75,3 +75,22 @@ def test_the_backup_unit_backs_up_a_running_database_that_restores(site):
                             env={"PBEM_DATABASE_URL": f"sqlite:///{restored}",
                                  "PBEM_SECRET_KEY": "units-test-key"})
     assert export.stdout.startswith('[Game "Onyx"]'), export.stderr
+
+
+def test_the_harness_gives_environment_files_the_last_word_as_systemd_does(tmp_path):
+    """systemd.exec(5): EnvironmentFile= overrides Environment= (a drop-in's too), later
+    files override earlier ones, and a "-" file may be missing. The worker@ unit relies
+    on it (its instance file after pbem.env); the harness must read units the same way."""
+    from mailservers import read_unit
+    (tmp_path / "site.env").write_text("PBEM_A=file\nPBEM_B=site\n")
+    (tmp_path / "own.env").write_text("PBEM_B='own'\n")
+    service = PbemService.__new__(PbemService)
+    service.unit = read_unit(f"""[Service]
+Environment=PBEM_A=line PBEM_C=line
+EnvironmentFile={tmp_path}/site.env
+EnvironmentFile={tmp_path}/own.env
+EnvironmentFile=-{tmp_path}/missing.env
+""")
+    service.drop_in = {"PBEM_C": "drop-in", "PBEM_A": "drop-in"}
+    env = service.environment()
+    assert (env["PBEM_A"], env["PBEM_B"], env["PBEM_C"]) == ("file", "own", "drop-in")
