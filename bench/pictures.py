@@ -120,7 +120,7 @@ def card_games() -> None:
         sample = iter(views[::10])
 
         def whole():
-            svg = engine.svg_diagram(next(sample), size=pictures.WIDTH)
+            svg = pictures.mail_sheet(engine, next(sample)).svg()  # the same drawing
             drawn = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg))))
             flat = drawn.convert("RGB").quantize(64, method=Image.Quantize.MEDIANCUT)
             flat.save(io.BytesIO(), "PNG")
