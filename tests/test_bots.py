@@ -159,3 +159,14 @@ def test_a_card_bot_stops_before_an_iteration_would_pass_its_cpu_cap(monkeypatch
     assert search._capped(0.0, 3, 2.0)
     clock["now"] = 1.0  # one iteration of 1 s: a second would end at 2.0
     assert not search._capped(0.0, 1, 2.0)
+
+
+def test_a_playout_is_worth_half_the_win_and_half_the_others_beaten():
+    """search.ranked_reward, on literal standings (Onix's: Hoard cards, then fewest gems):
+    at six players the win alone is a rare signal, the others beaten a steady one."""
+    from pbem.bots.search import ranked_reward
+    standing = [(3, -5), (3, -7), (1, 0), (3, -5)]
+    assert ranked_reward(0.5, standing, 0) == 0.5 * 0.5 + 0.5 * (2.5 / 3)  # a tie: half
+    assert ranked_reward(0.0, standing, 2) == 0.0  # beats nobody
+    assert ranked_reward(1.0, [(4, 0), (2, -1), (2, -3)], 0) == 1.0
+    assert ranked_reward(0.0, [10, 12, 15], 1) == 0.25  # Gem Forge's points

@@ -3,7 +3,8 @@
 Each iteration samples a world the bot cannot tell from the real one,
 `engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
 turn of several decisions — Onix's take, place, effect — is a path in the tree), then
-plays the game out and backs up the bot's share of the win (`outcome`). In the playout
+plays the game out and backs up what it was worth to the bot: half its share of the
+win (`outcome`), half the share of the others it beat (`ranked_reward`). In the playout
 every seat plays the heuristic habit (pbem.bots.heuristic) with a random decision now
 and then, through the engine's own rules (the dealer's `deal`); random players take
 rows and gems no person would, so random playouts rank the bot's moves by a game nobody
@@ -29,6 +30,7 @@ import time
 
 from pbem.bots import heuristic, oxx_playout
 from pbem.engines.base import CHANCE, Decision, Engine, State
+from pbem.engines.onix.state import symbols
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
 #: that it normally stays well inside. The budget itself is counted in work done (plies
@@ -294,4 +296,30 @@ def playout(engine: Engine, world: State, seat: int,
     outcome = engine.outcome(world)
     if outcome is None:
         return 1.0 / world.players, cost
-    return float(outcome.shares[seat]), cost
+    share = float(outcome.shares[seat])
+    standing = final_standing(engine, world)
+    if standing is None:
+        return share, cost
+    return ranked_reward(share, standing, seat), cost
+
+
+def final_standing(engine: Engine, world: State) -> list | None:
+    """Each seat's standing at the end of a game, greater better, as the engine ranks
+    them: Onix's Hoard cards, then the fewest gems in Collections (X21, X23); Gem
+    Forge's points. None for a game without one here."""
+    if engine.id == "onix":
+        return [(len(world.hoards[s]), -symbols(world.collections[s]))
+                for s in range(world.players)]
+    if engine.id == "gemforge":
+        return list(world.points)
+    return None
+
+
+def ranked_reward(share: float, standing: list, seat: int) -> float:
+    """Half the seat's share of the win, half the share of the others it beats (a tie,
+    half), as 6 nimmt!'s playouts score (oxx_playout.reward): at six players a seat wins
+    one playout in six, and the ~80 playouts of an Onix decision there tell its choices
+    apart by the win alone hardly better than by chance."""
+    mine = standing[seat]
+    beaten = sum(1.0 if mine > other else 0.5 if mine == other else 0.0 for other in standing)
+    return 0.5 * share + 0.5 * (beaten - 0.5) / (len(standing) - 1)
