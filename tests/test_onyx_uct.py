@@ -8,24 +8,15 @@ import sys
 from pathlib import Path
 
 from pbem.engines import get_engine
-from pbem.engines.onyx.board import board_of
 from pbem.engines.onyx.engine import SWAP
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ is not installed
 from bench.onyx_uct import choose, playout  # noqa: E402
+from test_onyx import position  # noqa: E402  (literal Onyx positions)
 
 ONYX = get_engine("onyx")
 
 
-def position(size, black="", white="", to_move="black", plies=10):
-    """A literal position: stones by name, the colour to move; no swap made."""
-    board = board_of(size)
-    cells = ["."] * board.points
-    for names, mark in ((black, "b"), (white, "w")):
-        for name in names.split():
-            cells[board.index[name]] = mark
-    return ONYX.from_json({"board": size, "cells": "".join(cells), "to_move": to_move,
-                           "swapped": False, "plies": plies, "winner": None, "last": None})
 
 
 def seat(state):
