@@ -1,7 +1,7 @@
 """Bot strength and cost: win shares with 95% confidence intervals, CPU per decision.
 
     .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against random|heuristic]
-                                   [--level LEVEL] [--players N] [--log FILE]
+                                   [--level LEVEL] [--players N] [--log FILE] [--first K]
 
 Strength (pbem.bots.arena: contestants rotate through the seats, so each plays every
 seat and colour equally often; Onyx bots take or refuse the swap themselves):
@@ -18,7 +18,9 @@ decisions of the games played, and the peak memory of one decision (tracemalloc)
 A hard decision takes ~1 s of CPU, so a full run (the default 50 games a line) takes
 hours; on a shared machine run it under `nice -n 19` with `--games 4`, `--only`,
 `--level` and `--players`, and `--log FILE` to follow it: each game adds the standings so
-far to the file.
+far to the file. `--first K` plays games K to K + N - 1 of each line (each game's seed
+and seating come from its number), so a long line can run as parts on several cores:
+`--games 30` and `--games 30 --first 30` are the first 60 games.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def matches(only: str | None, against: str, level: str | None,
 
 def strength(games: int, only: str | None, against: str = "random",
              level: str | None = None, players: int | None = None,
-             log: str | None = None) -> dict[str, Standing]:
+             log: str | None = None, first: int = 0) -> dict[str, Standing]:
     """Print every match's standings; returns each bot level's timings, all games."""
     timings: dict[str, Standing] = {}
     for game, label, match, count, fill in matches(only, against, level, players):
@@ -77,9 +79,10 @@ def strength(games: int, only: str | None, against: str = "random",
                 out.writelines(f"   {line}\n" for line in summary(standings, count))
 
         standings = arena(ENGINES[game], match, games, {}, count, seed=f"bench/{game}",
-                          fill=fill, report=progress if log else None)
+                          fill=fill, report=progress if log else None, first=first)
+        numbers = f", games {first}-{first + games - 1}" if first else ""
         print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} ({games} "
-              f"games, {time.perf_counter() - started:.0f} s)", flush=True)
+              f"games{numbers}, {time.perf_counter() - started:.0f} s)", flush=True)
         for line in summary(standings, count):
             print("   " + line, flush=True)
         for name, standing in standings.items():
@@ -111,9 +114,10 @@ def memory() -> None:
 
 
 def run(games: int, only: str | None = None, against: str = "random",
-        level: str | None = None, players: int | None = None, log: str | None = None) -> None:
+        level: str | None = None, players: int | None = None, log: str | None = None,
+        first: int = 0) -> None:
     print("Bots: strength (95% confidence intervals) and CPU per decision")
-    timings = strength(games, only, against, level, players, log)
+    timings = strength(games, only, against, level, players, log, first)
     print("CPU per decision, all games above:")
     for name, standing in timings.items():
         if standing.seconds:
@@ -134,10 +138,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, help="one table size only")
     parser.add_argument("--log", metavar="FILE", help="add the standings to FILE after "
                         "every game")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="start at game K of each line (0): a part of a longer run")
     args = parser.parse_args()
     if args.against == "heuristic" and args.only == "onyx":
         parser.error("Onyx has no heuristic player")
-    run(args.games, args.only, args.against, args.level, args.players, args.log)
+    run(args.games, args.only, args.against, args.level, args.players, args.log, args.first)
 
 
 if __name__ == "__main__":

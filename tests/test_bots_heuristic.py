@@ -198,6 +198,21 @@ def test_heuristic_players_beat_random_ones_in_every_card_game():
         assert standings["heuristic"].mean > 0.5, game
 
 
+def test_an_arena_run_in_parts_plays_the_games_of_the_whole(monkeypatch):
+    # bench/bots.py --first K: game k's seed and seating come from k alone.
+    from pbem.bots import arena as arena_module
+    played = []
+
+    def play_game(engine, options, seats, seed, standings):
+        played.append((seed, seats))
+        return [1.0, 0.0, 0.0]
+    monkeypatch.setattr(arena_module, "play_game", play_game)
+    standings = arena(ENGINES["onix"], ["heuristic"], 2, players=3, seed="parts", first=3)
+    assert played == [("parts/3", ["heuristic", "random", "random"]),
+                      ("parts/4", ["random", "random", "heuristic"])]
+    assert standings["heuristic"].shares == [1.0, 0.0]
+
+
 def test_pbem_arena_seats_heuristic_players(capsys):
     assert check_contestant(" Heuristic ") == "heuristic"
     assert main(["arena", "onix", "--players", "heuristic", "--seats", "4", "--fill",

@@ -96,9 +96,11 @@ def play_game(engine: Engine, options: dict, seats: list[str], seed: str,
 
 def arena(engine: Engine, contestants: list[str], games: int, options: dict | None = None,
           players: int | None = None, seed: str = "arena", fill: str = RANDOM,
-          report=None) -> dict[str, Standing]:
-    """`games` games; seats beyond the contestants (`players`) go to `fill`. Returns
-    each distinct contestant's standing (shares per seat it held, summed per game)."""
+          report=None, first: int = 0) -> dict[str, Standing]:
+    """`games` games, numbered from `first` (game k has the seed `seed/k` and the
+    seating rotated by k, so a run split into parts plays the games of the whole); seats
+    beyond the contestants (`players`) go to `fill`. Returns each distinct contestant's
+    standing (shares per seat it held, summed per game)."""
     options = options or {}
     players = players or max(len(contestants), engine.min_players)
     lineup = [check_contestant(c) for c in contestants]
@@ -107,14 +109,14 @@ def arena(engine: Engine, contestants: list[str], games: int, options: dict | No
         raise ValueError(f"{engine.title} has no heuristic player: it is for the card "
                          f"games.")
     standings = {name: Standing(name) for name in lineup}
-    for k in range(games):
+    for k in range(first, first + games):
         seats = lineup[k % players:] + lineup[:k % players]
         shares = play_game(engine, options, seats, f"{seed}/{k}", standings)
         for name in dict.fromkeys(lineup):
             held = [s for s, who in enumerate(seats) if who == name]
             standings[name].shares.append(sum(shares[s] for s in held) / len(held))
         if report is not None:
-            report(k + 1, standings)
+            report(k + 1 - first, standings)
     return standings
 
 
