@@ -162,8 +162,8 @@ def test_a_card_bot_stops_before_an_iteration_would_pass_its_cpu_cap(monkeypatch
 
 
 def test_a_playout_is_worth_half_the_win_and_half_the_others_beaten():
-    """search.ranked_reward, on literal standings (Onix's: Hoard cards, then fewest gems):
-    at six players the win alone is a rare signal, the others beaten a steady one."""
+    """search.ranked_reward, on literal standings (tuples compare as a tie-break does):
+    at four players the win alone is a rare signal, the others beaten a steady one."""
     from pbem.bots.search import ranked_reward
     standing = [(3, -5), (3, -7), (1, 0), (3, -5)]
     assert ranked_reward(0.5, standing, 0) == 0.5 * 0.5 + 0.5 * (2.5 / 3)  # a tie: half

@@ -1,18 +1,20 @@
-"""Information-set Monte-Carlo tree search for the card games (Onix, Baron Oxx, Gem Forge).
+"""Information-set Monte-Carlo search for the card games (Onix, Baron Oxx, Gem Forge).
 
 Each iteration samples a world the bot cannot tell from the real one,
 `engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
-turn of several decisions — Onix's take, place, effect — is a path in the tree), then
-plays the game out and backs up what it was worth to the bot: half its share of the
-win (`outcome`), half the share of the others it beat (`ranked_reward`). In the playout
-every seat plays the heuristic habit (pbem.bots.heuristic) with a random decision now
-and then, through the engine's own rules (the dealer's `deal`); random players take
+turn of several decisions is a path in the tree), then plays the game out and backs up
+what it was worth to the bot: half its share of the win (`outcome`), half the share of
+the others it beat (`ranked_reward`). In the playout every seat plays the heuristic
+habit (pbem.bots.heuristic) with a random decision now and then, through the engine's own rules (the dealer's `deal`); random players take
 rows and gems no person would, so random playouts rank the bot's moves by a game nobody
 plays. The habit's choice is also tried first in the tree (progressive bias). 6 nimmt!
 has its own way (`_paired`): a bot's decision there is one card before the others'
 are known, so each card is played out in the same sampled worlds, on a fast copy of the
-table (pbem.bots.oxx_playout). Games without a habit (none of the card games) play out
-at random. Children are keyed by the canonical
+table (pbem.bots.oxx_playout). So has Onix (pbem.bots.onix_search): the habit's few best
+options, each played out over the next round in the same sampled worlds and judged by
+a learned evaluation; a six-player Onix step offers up to a hundred options, more than
+a tree's playouts could tell apart. Games without a habit (none of the card games) play
+out at random. Children are keyed by the canonical
 notation of a decision and selected by UCB among those available in the sampled world
 (Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are
 left to the playout: they are hidden from the bot anyway, or made at the same time.
@@ -28,9 +30,8 @@ import math
 import random
 import time
 
-from pbem.bots import heuristic, oxx_playout
+from pbem.bots import heuristic, onix_search, oxx_playout
 from pbem.engines.base import CHANCE, Decision, Engine, State
-from pbem.engines.onix.state import symbols
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
 #: that it normally stays well inside. The budget itself is counted in work done (plies
@@ -39,11 +40,11 @@ from pbem.engines.onix.state import symbols
 BUDGETS = {"easy": (0.08, 0.5), "normal": (0.4, 1.2), "hard": (1.2, 2.0)}
 #: What a simulated ply costs, in µs on one core (bench/engines.py measures playouts;
 #: bench/bots.py shows whether a level stays inside its cap).
-PLY_COST = {"onix": 100, "baronoxx": 50, "gemforge": 55}
-#: The games whose playouts follow the heuristic habit through the engine, and what a
-#: ply of it costs (µs): so much, and so much more a player (Onix's habit weighs every
-#: take against every opponent's Collections).
-HABIT_PLY_COST = {"onix": (60, 16), "gemforge": (20, 3)}
+PLY_COST = {"baronoxx": 50, "gemforge": 55}
+#: The games whose tree playouts follow the heuristic habit through the engine, and what
+#: a ply of it costs (µs): so much, and so much more a player. (Onix's search plays the
+#: habit too, in pbem.bots.onix_search.)
+HABIT_PLY_COST = {"gemforge": (20, 3)}
 HABIT_EPSILON = 0.1
 #: The progressive bias towards the habit's choice in the tree: worth this many won
 #: playouts, spread over the choice's visits.
@@ -161,6 +162,9 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     if engine.id == "baronoxx" and oxx_playout.fits(world):
         key = _paired(engine, world, seat, options, rng, budget, cap, iterations)
         return _in(engine, state, seat, key)
+    if engine.id == "onix":
+        key = onix_search.choose(engine, world, seat, options, rng, budget, cap, iterations)
+        return _in(engine, state, seat, key)
     root = Node()
     started = time.process_time()
     done = spent = 0
@@ -273,8 +277,8 @@ def _iterate(engine: Engine, world: State, seat: int, root: Node,
 
 def playout(engine: Engine, world: State, seat: int,
             rng: random.Random) -> tuple[float, float]:
-    """Play on to the end: the bot's share of the win, and what it cost (µs). Onix and
-    Gem Forge play the heuristic habit at every seat, with a random decision now and
+    """Play on to the end: the bot's share of the win, and what it cost (µs). Gem Forge
+    plays the heuristic habit at every seat, with a random decision now and
     then (`HABIT_EPSILON`); other games random decisions."""
     habit = HABIT_PLY_COST.get(engine.id)
     if habit:
@@ -305,11 +309,7 @@ def playout(engine: Engine, world: State, seat: int,
 
 def final_standing(engine: Engine, world: State) -> list | None:
     """Each seat's standing at the end of a game, greater better, as the engine ranks
-    them: Onix's Hoard cards, then the fewest gems in Collections (X21, X23); Gem
-    Forge's points. None for a game without one here."""
-    if engine.id == "onix":
-        return [(len(world.hoards[s]), -symbols(world.collections[s]))
-                for s in range(world.players)]
+    them: Gem Forge's points. None for a game without one here."""
     if engine.id == "gemforge":
         return list(world.points)
     return None
@@ -317,9 +317,9 @@ def final_standing(engine: Engine, world: State) -> list | None:
 
 def ranked_reward(share: float, standing: list, seat: int) -> float:
     """Half the seat's share of the win, half the share of the others it beats (a tie,
-    half), as 6 nimmt!'s playouts score (oxx_playout.reward): at six players a seat wins
-    one playout in six, and the ~80 playouts of an Onix decision there tell its choices
-    apart by the win alone hardly better than by chance."""
+    half), as 6 nimmt!'s playouts score (oxx_playout.reward): at four players a seat
+    wins one playout in four, and the win alone tells a few hundred playouts' choices
+    apart hardly better than by chance."""
     mine = standing[seat]
     beaten = sum(1.0 if mine > other else 0.5 if mine == other else 0.0 for other in standing)
     return 0.5 * share + 0.5 * (beaten - 0.5) / (len(standing) - 1)
