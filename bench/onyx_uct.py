@@ -28,6 +28,8 @@ bot's mean CPU per decision over the match so far (the bot's first decision of g
 comes before the UCT's first move), both measured with time.process_time in this one
 process. Seeds are fixed (`bench/onyx-uct/K`), but a CPU budget is not: two runs play
 the same first moves and then part where a playout more or less changes a choice.
+`--first K` plays games K to K + N - 1, so a long match can run as parts on several
+cores (each part's UCT budget follows its own part's running mean).
 """
 
 from __future__ import annotations
@@ -358,11 +360,13 @@ class Match:
         ]
 
 
-def run(games: int, factor: float, log: str | None = None) -> Match:
+def run(games: int, factor: float, log: str | None = None, first: int = 0) -> Match:
+    """Games `first` to `first + games - 1` (a game's seed and seats come from its
+    number, so parts run on several cores play the games of one longer run)."""
     engine, match = ENGINES["onyx"], Match(factor)
     print(f"Onyx 12×12 standard: {BOT} against UCT with RAVE at {factor:g}× its CPU per "
-          f"decision, {games} games", flush=True)
-    for number in range(games):
+          f"decision, {games} games from game {first}", flush=True)
+    for number in range(first, first + games):
         game = match.play(number, engine)
         line = (f"game {number}: {BOT} seat {game['bot_seat']} "
                 f"{'won' if game['bot_share'] else 'lost'} in {game['plies']} plies"
@@ -384,8 +388,10 @@ def main() -> None:
                         help="the UCT's CPU per move as a multiple of the bot's mean (1)")
     parser.add_argument("--log", metavar="FILE", help="add the standings to FILE after "
                         "every game")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="start at game K (0): a part of a longer run")
     args = parser.parse_args()
-    run(args.games, args.factor, args.log)
+    run(args.games, args.factor, args.log, args.first)
 
 
 if __name__ == "__main__":

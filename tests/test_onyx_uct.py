@@ -80,3 +80,18 @@ def test_every_move_of_a_short_game_is_legal():
         assert move in ONYX.legal(state, seat(state))
         state = ONYX.apply(state, seat(state), move)
     assert ONYX.outcome(state) is not None
+
+
+def test_a_match_in_parts_plays_games_by_their_numbers(monkeypatch):
+    # --first K: game K's seed and seats come from K, so parts make up one longer run.
+    from bench import onyx_uct
+    played = []
+
+    def play(match, number, engine):
+        played.append(number)
+        return {"bot_seat": number % 2, "bot_share": 1.0, "plies": 9, "swapped": False,
+                "seconds": 0.0}
+    monkeypatch.setattr(onyx_uct.Match, "play", play)
+    monkeypatch.setattr(onyx_uct.Match, "lines", lambda match: [])
+    onyx_uct.run(2, 4.0, first=100)
+    assert played == [100, 101]
