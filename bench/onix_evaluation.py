@@ -19,7 +19,6 @@ import random
 from pbem.bots import heuristic
 from pbem.bots.onix_evaluation import BINS, features, near_end
 from pbem.engines import ENGINES
-from pbem.engines.base import CHANCE
 from pbem.engines.onix.state import TAKE
 
 EPSILON = 0.1
@@ -34,12 +33,7 @@ def self_play(players: int, game: int) -> list[tuple[int, tuple, float]]:
     seen = []
     while engine.to_act(state):
         seat = min(engine.to_act(state))
-        if seat == CHANCE:
-            decision = engine.deal(state, rng)
-        elif rng.random() >= EPSILON:
-            decision = heuristic.decision(engine, state, seat, rng)
-        else:
-            decision = engine.random_decision(state, seat, rng)
+        decision = heuristic.with_slips(engine, state, seat, rng, EPSILON)
         before, state = state, engine.apply(state, seat, decision)
         if state.phase == TAKE and (before.phase != TAKE or before.turn != state.turn):
             row = sum(1 for bound in BINS[1:] if near_end(state) >= bound)

@@ -53,6 +53,18 @@ def decision(engine: Engine, state: State, seat: int, rng: random.Random) -> Dec
     raise ValueError(f"{engine.title} has no heuristic player")
 
 
+def with_slips(engine: Engine, state: State, seat: int, rng: random.Random,
+               epsilon: float) -> Decision:
+    """The habit's decision, or with chance `epsilon` a random legal one: how the seats
+    of the bots' playouts play (a habit never departed from makes every playout of a
+    world the same game). The dealer deals."""
+    if seat == CHANCE:
+        return engine.deal(state, rng)
+    if rng.random() >= epsilon:
+        return decision(engine, state, seat, rng)
+    return engine.random_decision(state, seat, rng)
+
+
 # -- 6 nimmt! Baron Oxx -----------------------------------------------------------------
 
 def baronoxx(engine, state, seat: int) -> tuple:

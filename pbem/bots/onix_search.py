@@ -28,7 +28,7 @@ import time
 
 from pbem.bots import heuristic
 from pbem.bots.onix_evaluation import expected_hoards
-from pbem.engines.base import CHANCE, Decision, Engine, State
+from pbem.engines.base import Decision, Engine, State
 
 #: How many of the habit's best options are compared.
 WIDTH = 5
@@ -95,13 +95,8 @@ def play_round(engine: Engine, state: State, seat: int,
             if turns > state.players:
                 break
         mover = min(acting)
-        if mover == CHANCE:
-            decision = engine.deal(state, rng)
-        elif rng.random() >= EPSILON:
-            decision = heuristic.decision(engine, state, mover, rng)
-        else:
-            decision = engine.random_decision(state, mover, rng)
-        state = engine.apply(state, mover, decision)
+        state = engine.apply(state, mover,
+                             heuristic.with_slips(engine, state, mover, rng, EPSILON))
         plies += 1
     return state, plies
 
