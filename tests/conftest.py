@@ -1,4 +1,5 @@
-"""Shared test setup: helpers importable by module name, and the server's fixtures.
+"""Shared test setup: helpers importable by module name (and bench/, which is not
+installed, as `bench`), and the server's fixtures.
 
 `store` gives each test a fresh database: a SQLite file always, and PostgreSQL as well
 when PBEM_TEST_DATABASE_URL names one (the test runs once on each). `mail_server` is the
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # for `import bench`
 
 from databases import DATABASES, POSTGRES, empty_postgres  # noqa: E402
 from mailtest import Player, Sink, free_port  # noqa: E402

@@ -4,15 +4,12 @@ stones win by force. Each premise is checked against the engine first, so a test
 pass on a position that does not say what its name says."""
 
 import random
-import sys
-from pathlib import Path
 
+from bench.onyx_uct import choose, playout  # bench/ is on the path: tests/conftest.py
 from pbem.engines import get_engine
 from pbem.engines.onyx.engine import SWAP
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ is not installed
-from bench.onyx_uct import choose, playout  # noqa: E402
-from test_onyx import position  # noqa: E402  (literal Onyx positions)
+from test_onyx import position  # literal Onyx positions
 
 ONYX = get_engine("onyx")
 
