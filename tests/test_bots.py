@@ -148,17 +148,24 @@ def test_the_bots_import_only_the_engines():
 
 
 def test_a_card_bot_stops_before_an_iteration_would_pass_its_cpu_cap(monkeypatch):
-    """The cap bounds a decision: the search stops when one more iteration, as long as
-    the average so far, would pass it, not once it has passed (p99 2.01 s at a cap of 2)."""
-    from pbem.bots import search
+    """The cap bounds a decision: the search starts another iteration only if one as long
+    as the longest so far ends inside it (stopping once past it gave a p99 of 2.01 s at
+    a cap of 2; an average is a poor guide where iterations vary)."""
+    from pbem.bots import cpu_cap
     clock = {"now": 0.0}
-    monkeypatch.setattr(search.time, "process_time", lambda: clock["now"])
-    clock["now"] = 1.5  # 3 iterations of 0.5 s: a fourth ends at 2.0, inside the cap
-    assert not search._capped(0.0, 3, 2.0)
-    clock["now"] = 1.6  # 3 of 0.533 s: a fourth would end at 2.13
-    assert search._capped(0.0, 3, 2.0)
-    clock["now"] = 1.0  # one iteration of 1 s: a second would end at 2.0
-    assert not search._capped(0.0, 1, 2.0)
+    monkeypatch.setattr(cpu_cap.time, "process_time", lambda: clock["now"])
+    cap = cpu_cap.CpuCap(2.0)
+    assert cap.allows_another()  # the first, always
+    for now in (1.0, 1.25):  # an iteration of 1 s, then one of 0.25 s
+        clock["now"] = now
+        allowed = cap.allows_another()
+    assert not allowed  # at 1.25, another of 1 s would end at 2.25 (the mean, 2.0 ok)
+    clock["now"] = 0.0
+    exact = cpu_cap.CpuCap(2.0)
+    exact.allows_another()
+    clock["now"] = 1.0
+    assert exact.allows_another()  # a second of 1 s ends at 2.0: inside
+    assert cpu_cap.CpuCap(None).allows_another()
 
 
 def test_a_playout_is_worth_half_the_win_and_half_the_others_beaten():

@@ -9,7 +9,7 @@ import pytest
 
 from bench.onix_evaluation import least_squares, self_play, solve
 from pbem import bots
-from pbem.bots import heuristic, onix_search
+from pbem.bots import cpu_cap, heuristic, onix_search
 from pbem.bots.onix_evaluation import BINS, WEIGHTS, expected_hoards, features, near_end
 from pbem.bots.search import canonical, candidates
 
@@ -153,7 +153,7 @@ def test_the_search_stops_when_its_longest_iteration_would_pass_the_cap(monkeypa
         calls.append(1)
         clock["now"] += 0.2 if len(calls) <= onix_search.WIDTH else 0.05
         return 0.0, 10
-    monkeypatch.setattr(onix_search.time, "process_time", lambda: clock["now"])
+    monkeypatch.setattr(cpu_cap.time, "process_time", lambda: clock["now"])
     monkeypatch.setattr(onix_search, "playout", playout)
     onix_search.choose(ONIX, world, 0, options, random.Random(4), 1e12, 2.0, None)
     assert len(calls) == 2 * onix_search.WIDTH and clock["now"] == pytest.approx(1.25)

@@ -10,8 +10,8 @@ once and kept the luckiest. Here instead:
   compared: the habit is a good judge of what a turn is worth now, and a bad one of
   what it leaves to the others, which the comparison is for;
 - every option is played out in each sampled world with the same randomness (common
-  random numbers, as 6 nimmt!'s `search._paired`): the luck of the deal and of the
-  others' play falls alike on every option, and what differs is the option's doing;
+  random numbers, pbem.bots.paired, as 6 nimmt!'s cards): the luck of the deal and of
+  the others' play falls alike on every option, and what differs is the option's doing;
 - a playout ends after the bot's turn, one turn of each other seat and the bot's next
   turn (or at the end of the game), and is scored by the expected final Hoards of each
   seat (pbem.bots.onix_evaluation, fitted on self-play of the habit): a short playout
@@ -24,9 +24,8 @@ mean, half each, and, for a game that ended in the playout, its share of the win
 from __future__ import annotations
 
 import random
-import time
 
-from pbem.bots import heuristic
+from pbem.bots import heuristic, paired
 from pbem.bots.onix_evaluation import expected_hoards
 from pbem.engines.base import Decision, Engine, State
 
@@ -49,27 +48,16 @@ def choose(engine: Engine, world: State, seat: int, options: dict[str, Decision]
     sampled worlds, or the CPU `cap`."""
     compared = sorted(options, key=lambda key: -heuristic.onix_value(
         engine, world, options[key]))[:WIDTH]
-    totals = dict.fromkeys(compared, 0.0)
     ply_cost = PLY_COST[0] + PLY_COST[1] * world.players
-    started = time.process_time()
-    done = spent = 0
-    longest = 0.0  # the CPU of the longest iteration so far
-    while (done < iterations) if iterations is not None else (spent < budget):
-        began = time.process_time()
-        # An iteration plays WIDTH playouts of a round each, whose length varies more
-        # than a whole game's: stop when the longest so far would pass the cap.
-        if cap is not None and done and began - started + longest > cap:
-            break
-        sample = engine.determinize(world, seat, rng)
-        seed = rng.getrandbits(64)
-        for key in compared:
-            after = engine.apply(sample, seat, options[key])
-            value, plies = playout(engine, after, seat, random.Random(seed))
-            totals[key] += value
-            spent += (plies + 1) * ply_cost
-        done += 1
-        longest = max(longest, time.process_time() - began)
-    return max(compared, key=totals.__getitem__)
+
+    def sample():
+        return engine.determinize(world, seat, rng), rng.getrandbits(64)
+
+    def play(sample_world, key, seed):
+        after = engine.apply(sample_world, seat, options[key])
+        value, plies = playout(engine, after, seat, random.Random(seed))
+        return value, (plies + 1) * ply_cost
+    return paired.compare(compared, sample, play, budget, cap, iterations)
 
 
 def playout(engine: Engine, state: State, seat: int,

@@ -5,19 +5,21 @@ Each iteration samples a world the bot cannot tell from the real one,
 turn of several decisions is a path in the tree), then plays the game out and backs up
 what it was worth to the bot: half its share of the win (`outcome`), half the share of
 the others it beat (`ranked_reward`). In the playout every seat plays the heuristic
-habit (pbem.bots.heuristic) with a random decision now and then, through the engine's own rules (the dealer's `deal`); random players take
-rows and gems no person would, so random playouts rank the bot's moves by a game nobody
-plays. The habit's choice is also tried first in the tree (progressive bias). 6 nimmt!
-has its own way (`_paired`): a bot's decision there is one card before the others'
-are known, so each card is played out in the same sampled worlds, on a fast copy of the
-table (pbem.bots.oxx_playout). So has Onix (pbem.bots.onix_search): the habit's few best
-options, each played out over the next round in the same sampled worlds and judged by
-a learned evaluation; a six-player Onix step offers up to a hundred options, more than
-a tree's playouts could tell apart. Games without a habit (none of the card games) play
-out at random. Children are keyed by the canonical
-notation of a decision and selected by UCB among those available in the sampled world
+habit (pbem.bots.heuristic) with a random decision now and then, through the engine's
+own rules (the dealer's `deal`); random players take rows and gems no person would, so
+random playouts rank the bot's moves by a game nobody plays. The habit's choice is also
+tried first in the tree (progressive bias). Children are keyed by the canonical notation
+of a decision and selected by UCB among those available in the sampled world
 (Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are
 left to the playout: they are hidden from the bot anyway, or made at the same time.
+
+Two games compare a few options in the same sampled worlds instead (pbem.bots.paired):
+6 nimmt! (`_paired`), whose decision is one card before the others' are known, on a
+fast copy of the table (pbem.bots.oxx_playout); and Onix (pbem.bots.onix_search), the
+habit's few best options over the next round, judged by a learned evaluation: a
+six-player Onix step offers up to a hundred options, more than a tree's playouts could
+tell apart. Every loop stops within the level's CPU cap (pbem.bots.cpu_cap). Games
+without a habit (none of the card games) play out at random.
 
 The search never reads the state it is given except through `determinize` from its own
 seat: the state is first made canonical (`canonical`), so the bot's decision is the same
@@ -28,9 +30,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 
-from pbem.bots import heuristic, onix_search, oxx_playout
+from pbem.bots import heuristic, onix_search, oxx_playout, paired
+from pbem.bots.cpu_cap import CpuCap
 from pbem.engines.base import CHANCE, Decision, Engine, State
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
@@ -166,10 +168,10 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
         key = onix_search.choose(engine, world, seat, options, rng, budget, cap, iterations)
         return _in(engine, state, seat, key)
     root = Node()
-    started = time.process_time()
+    clock = CpuCap(cap)
     done = spent = 0
     while (done < iterations) if iterations is not None else (spent < budget):
-        if cap is not None and done and _capped(started, done, cap):
+        if not clock.allows_another():
             break
         spent += _iterate(engine, engine.determinize(world, seat, rng), seat, root, rng)
         done += 1
@@ -183,37 +185,22 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
 
 def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.Random,
             budget: float, cap: float | None, iterations: int | None) -> str:
-    """6 nimmt!: every option played out in each sampled world, with the same draws and
-    the same randomness, and the option with the best total reward. A bot's decision
-    there is one card (or one row) before the others' cards are known, so there is no
-    tree of its own decisions to grow; comparing the options in the same worlds takes the
-    luck of the deal out of the comparison (common random numbers), which a tree that
-    gives each world to one option cannot."""
-    totals = dict.fromkeys(options, 0.0)
-    started = time.process_time()
-    done = spent = 0
-    while (done < iterations) if iterations is not None else (spent < budget):
-        if cap is not None and done and _capped(started, done, cap):
-            break
-        sample = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
-                                      OXX_EPSILON)
-        seed = rng.getrandbits(64)
-        for key, decision in options.items():
-            after = engine.apply(sample, seat, decision)
-            points, decisions = oxx_playout.playout(after, seat, random.Random(seed),
-                                                    OXX_EPSILON)
-            totals[key] += oxx_playout.reward(points, seat)
-            spent += OXX_WORLD_COST + decisions * OXX_DECISION_COST
-        done += 1
-    return max(options, key=totals.__getitem__)
+    """6 nimmt!: every card (or row) played out in the same sampled worlds
+    (pbem.bots.paired), on the fast copy of the table. A bot's decision there is one
+    card before the others' cards are known, so there is no tree of its own decisions
+    to grow. In each world a seat that already chose in secret chose as the habit."""
+    def sample():
+        habit = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
+                                     OXX_EPSILON)
+        return habit, rng.getrandbits(64)
 
-
-def _capped(started: float, done: int, cap: float) -> bool:
-    """Whether one more iteration, as long as the average so far, would pass the CPU cap:
-    the cap is a bound on a decision, not a point at which to start the last iteration
-    (measured, stopping only once past it gave a p99 of 2.01 s against a cap of 2)."""
-    elapsed = time.process_time() - started
-    return elapsed + elapsed / done > cap
+    def play(sample_world, key, seed):
+        after = engine.apply(sample_world, seat, options[key])
+        points, decisions = oxx_playout.playout(after, seat, random.Random(seed),
+                                                OXX_EPSILON)
+        return (oxx_playout.reward(points, seat),
+                OXX_WORLD_COST + decisions * OXX_DECISION_COST)
+    return paired.compare(list(options), sample, play, budget, cap, iterations)
 
 
 def _settled(root: Node, remaining: float) -> bool:
@@ -291,8 +278,8 @@ def playout(engine: Engine, world: State, seat: int,
         mover = min(acting)
         if mover == CHANCE:
             decision = engine.deal(world, rng)
-        elif habit and rng.random() >= HABIT_EPSILON:
-            decision = heuristic.decision(engine, world, mover, rng)
+        elif habit:
+            decision = heuristic.with_slips(engine, world, mover, rng, HABIT_EPSILON)
         else:
             decision = engine.random_decision(world, mover, rng)
         world = engine.apply(world, mover, decision)
