@@ -141,6 +141,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, metavar="K",
                         help="start at game K of each line (0): a part of a longer run")
     args = parser.parse_args()
+    if args.first < 0:
+        parser.error("--first must be 0 or more")
     if args.against == "heuristic" and args.only == "onyx":
         parser.error("Onyx has no heuristic player")
     run(args.games, args.only, args.against, args.level, args.players, args.log, args.first)

@@ -17,7 +17,7 @@ import argparse
 import random
 
 from pbem.bots import heuristic
-from pbem.bots.onix_evaluation import BINS, features, near_end
+from pbem.bots.onix_evaluation import BINS, bin_of, features
 from pbem.engines import ENGINES
 from pbem.engines.onix.state import TAKE
 
@@ -36,8 +36,7 @@ def self_play(players: int, game: int) -> list[tuple[int, tuple, float]]:
         decision = heuristic.with_slips(engine, state, seat, rng, EPSILON)
         before, state = state, engine.apply(state, seat, decision)
         if state.phase == TAKE and (before.phase != TAKE or before.turn != state.turn):
-            row = sum(1 for bound in BINS[1:] if near_end(state) >= bound)
-            seen += [(row, features(state, s), s, len(state.hoards[s]))
+            seen += [(bin_of(state), features(state, s), s, len(state.hoards[s]))
                      for s in range(players)]
     final = [len(hoard) for hoard in state.hoards]
     return [(row, found, final[s] - now) for row, found, s, now in seen]
@@ -78,6 +77,11 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
+#: The fewest seats a bin is fitted on; a bin with fewer takes its nearest neighbour's
+#: weights (4 players start at 17 cards before the end: the last bin is never reached).
+FEWEST = 1000
+
+
 def fit(games: int) -> None:
     print("WEIGHTS = {")
     for players in range(2, 7):
@@ -85,16 +89,22 @@ def fit(games: int) -> None:
         for game in range(games):
             for row, found, target in self_play(players, game):
                 by_bin.setdefault(row, []).append((found, target))
+        fitted = {row: least_squares(rows) for row, rows in by_bin.items()
+                  if len(rows) >= FEWEST}
+        if not fitted:
+            raise SystemExit(f"{games} games leave no bin with {FEWEST} seats at "
+                             f"{players} players: play more (--games)")
         print(f"    {players}: (")
-        last = None
         for row in range(len(BINS)):
-            rows = by_bin.get(row, [])
-            if len(rows) >= 1000:
-                last, r2 = least_squares(rows)
-                note = f"  # >= {BINS[row]}: {len(rows)} seats, R² {r2:.2f}"
-            else:  # a bin the games never reach (4 players start at 17): the one before
-                note = f"  # >= {BINS[row]}: too few seats, the bin before's"
-            print("        (" + ", ".join(f"{w:.2f}" for w in last) + ")," + note)
+            if row in fitted:
+                weights, r2 = fitted[row]
+                note = f"{len(by_bin[row])} seats, R² {r2:.2f}"
+            else:
+                nearest = min(fitted, key=lambda fit_row: (abs(fit_row - row), fit_row))
+                weights = fitted[nearest][0]
+                note = f"too few seats, as >= {BINS[nearest]}"
+            print("        (" + ", ".join(f"{w:.2f}" for w in weights) + "),"
+                  f"  # >= {BINS[row]}: {note}")
         print("    ),")
     print("}")
 
@@ -103,7 +113,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.onix_evaluation")
     parser.add_argument("--games", type=int, default=3000,
                         help="games per player count (3000)")
-    fit(parser.parse_args().games)
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    fit(args.games)
 
 
 if __name__ == "__main__":

@@ -391,6 +391,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, metavar="K",
                         help="start at game K (0): a part of a longer run")
     args = parser.parse_args()
+    if args.first < 0:
+        parser.error("--first must be 0 or more")
     run(args.games, args.factor, args.log, args.first)
 
 

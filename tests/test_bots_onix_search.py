@@ -157,3 +157,24 @@ def test_the_search_stops_when_its_longest_iteration_would_pass_the_cap(monkeypa
     monkeypatch.setattr(onix_search, "playout", playout)
     onix_search.choose(ONIX, world, 0, options, random.Random(4), 1e12, 2.0, None)
     assert len(calls) == 2 * onix_search.WIDTH and clock["now"] == pytest.approx(1.25)
+
+
+def test_the_fit_prints_weights_for_every_bin_taking_a_neighbour_s_where_few(monkeypatch,
+                                                                                capsys):
+    from bench import onix_evaluation
+    monkeypatch.setattr(onix_evaluation, "FEWEST", 40)
+    onix_evaluation.fit(3)
+    printed = capsys.readouterr().out
+    namespace = {}
+    exec(printed, namespace)  # the literal to paste into pbem/bots/onix_evaluation.py
+    weights = namespace["WEIGHTS"]
+    assert sorted(weights) == [2, 3, 4, 5, 6]
+    assert all(len(rows) == len(BINS) and all(len(row) == 7 for row in rows)
+               for rows in weights.values())
+    assert "too few seats, as >= " in printed and "R²" in printed
+
+
+def test_the_fit_refuses_too_few_games(monkeypatch):
+    from bench import onix_evaluation
+    with pytest.raises(SystemExit, match="play more"):
+        onix_evaluation.fit(1)

@@ -11,6 +11,7 @@ pbem.bots.onix_search scores its playouts by it.
 
 from __future__ import annotations
 
+from pbem.bots.heuristic import POPCOUNT
 from pbem.engines.onix.state import OVER, OnixState, gems_in, symbols
 
 #: Bounds of the bins of `near_end`: a bin holds near_end in [BINS[i], BINS[i + 1]).
@@ -45,7 +46,7 @@ WEIGHTS = {
         (4.31, 0.40, -0.11, 0.71, -0.74, 1.02, -2.71),  # >= 6: 49060 seats, R² 0.24
         (6.35, 0.68, -0.56, 1.06, -0.33, 0.89, -2.62),  # >= 9: 68332 seats, R² 0.21
         (7.51, 1.32, -0.67, 1.10, 0.19, 0.68, -1.83),  # >= 13: 82912 seats, R² 0.10
-        (7.51, 1.32, -0.67, 1.10, 0.19, 0.68, -1.83),  # >= 18: too few seats, the bin before's
+        (7.51, 1.32, -0.67, 1.10, 0.19, 0.68, -1.83),  # >= 18: too few seats, as >= 13
     ),
     5: (
         (1.23, 0.02, 0.00, 0.09, -0.16, 0.21, -2.07),  # >= 0: 29940 seats, R² 0.20
@@ -66,7 +67,6 @@ WEIGHTS = {
         (5.10, 1.23, -1.14, 1.25, -0.03, 0.62, -1.64),  # >= 18: 204522 seats, R² 0.13
     ),
 }
-POPCOUNT = tuple(bin(mask).count("1") for mask in range(16))
 
 
 def near_end(state: OnixState) -> int:
@@ -76,18 +76,25 @@ def near_end(state: OnixState) -> int:
     return sum(sizes[:2]) if state.players >= 5 else sizes[0]
 
 
+def bin_of(state: OnixState) -> int:
+    """The row of `WEIGHTS[players]` for how near the end the game is."""
+    left = near_end(state)
+    return sum(1 for bound in BINS[1:] if left >= bound)
+
+
 def features(state: OnixState, seat: int) -> tuple[float, ...]:
     """What the weights multiply, for `seat`."""
-    counts = [0.0] * 6
+    ones = twos = two_cards = threes = three_cards = 0
     for _, cards in state.collections[seat]:
         gems = POPCOUNT[gems_in(cards)]
         if gems == 1:
-            counts[0] += 1
-        elif gems in (2, 3):
-            counts[2 * gems - 3] += 1
-            counts[2 * gems - 2] += len(cards)
+            ones += 1
+        elif gems == 2:
+            twos, two_cards = twos + 1, two_cards + len(cards)
+        elif gems == 3:
+            threes, three_cards = threes + 1, three_cards + len(cards)
     order = (seat - state.turn) % state.players / state.players
-    return (1.0, counts[0], counts[1], counts[2], counts[3], counts[4], order)
+    return (1.0, ones, twos, two_cards, threes, three_cards, order)
 
 
 def expected_hoards(state: OnixState) -> list[float]:
@@ -97,8 +104,6 @@ def expected_hoards(state: OnixState) -> list[float]:
     if state.phase == OVER:
         return [len(state.hoards[s]) - 0.01 * symbols(state.collections[s])
                 for s in seats]
-    left = near_end(state)
-    row = sum(1 for bound in BINS[1:] if left >= bound)
-    weights = WEIGHTS[state.players][row]
+    weights = WEIGHTS[state.players][bin_of(state)]
     return [len(state.hoards[s])
             + sum(w * f for w, f in zip(weights, features(state, s))) for s in seats]
