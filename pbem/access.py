@@ -19,10 +19,14 @@ forms and switches, the list of the player's games) and a mail.
   (`player.links`, mixed into every token), so each old link is dead at once, and says
   the new ones. Links mailed before generations existed are generation 0, and go on
   working until their player asks for new ones.
-- **How often**: PBEM_RATE_LIMIT counts the mails from an address and the posts from
-  its player's seat pages together, within the hour (`sent_last_hour`); past it, mail
-  is dropped and a post refused, and the player is told once a day, the same notice
-  whichever door they used (`over_rate`, `post_refusal`).
+- **How often**: PBEM_RATE_LIMIT counts, within the hour, the mails from an address
+  that proved to be its player's (pbem.authority: a reply token of theirs, an aligned
+  DMARC pass, a confirmation) and the posts from their seat pages together
+  (`sent_last_hour`); past it, mail is dropped and a post refused, and the player is
+  told once a day, the same notice whichever door they used (`over_rate`,
+  `post_refusal`). Mail that proves nothing (a From header anyone can write) counts
+  apart, as a stranger's from that address, against the same number: forged mail
+  never spends a player's budget, so it can never lock them out.
 
 The surfaces (pbem.web.seat_page, pbem.intake.pipeline) ask here and only say the answer
 in their own form (a status, a redirect, a mail's outcome).
@@ -157,27 +161,36 @@ def links_words(config: Config, player: Player) -> list[str]:
 # -- how often -------------------------------------------------------------------------
 
 HOUR = dt.timedelta(hours=1)
-_MAILS_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
-                        .where((Inbound.sender == address) & (Inbound.received >= since)))
+_MAILS_SINCE = Prepared(lambda address, since, proven: Inbound.select(fn.COUNT(Inbound.id))
+                        .where((Inbound.sender == address) & (Inbound.received >= since)
+                               & (Inbound.proven == proven)))
 _POSTS_SINCE = Prepared(lambda address, since: PagePost.select(fn.COUNT(PagePost.id))
                         .where((PagePost.address == address) & (PagePost.created >= since)))
 
 
-def sent_last_hour(address: str, now: dt.datetime | None = None) -> int:
-    """Mails from `address` and posts from its player's seat pages within the hour: the
-    one count PBEM_RATE_LIMIT limits."""
+def sent_last_hour(address: str, now: dt.datetime | None = None, proven: bool = True) -> int:
+    """Within the hour: the mails from `address` proven to be its player's and the posts
+    from the player's seat pages (`proven`), or the mails from it that proved nothing
+    (a stranger's count). Each is a count PBEM_RATE_LIMIT limits."""
     since = (now or utcnow()) - HOUR
-    return _MAILS_SINCE.scalar(address, since) + _POSTS_SINCE.scalar(address, since)
+    if not proven:
+        return _MAILS_SINCE.scalar(address, since, False)
+    return _MAILS_SINCE.scalar(address, since, True) + _POSTS_SINCE.scalar(address, since)
 
 
-def over_rate(config: Config, address: str, in_reply_to: str | None = None) -> int:
-    """How many mails and posts `address` sent within the hour, counting the one just
-    recorded, when that passes PBEM_RATE_LIMIT (and its player was told, once a day);
-    0 while it does not."""
-    count = sent_last_hour(address)
+def over_rate(config: Config, address: str, proven: bool = True, unmarked: int = 0,
+              in_reply_to: str | None = None) -> int:
+    """How many mails (and posts) `address` sent within the hour, in the count of the one
+    just recorded, when that passes PBEM_RATE_LIMIT (and its player was told, once a
+    day); 0 while it does not. `unmarked`: this request's own mail, when it proved to be
+    the player's but is not marked so yet (the pipeline marks it with its outcome, in
+    its last statement)."""
+    count = sent_last_hour(address, proven=proven) + unmarked
     if count <= config.rate_limit:
         return 0
-    notices.tell_of_limit(config, address, "rate", rate_words(address, config.rate_limit),
+    words = (rate_words(address, config.rate_limit, unmarked=unmarked) if proven
+             else unproven_rate_words(address, config.rate_limit))
+    notices.tell_of_limit(config, address, "rate" if proven else "rate-unproven", words,
                           in_reply_to=in_reply_to)
     return count
 
@@ -194,14 +207,16 @@ def post_refusal(config: Config, player: Player) -> list[str]:
     return rate_words(player.email, config.rate_limit)
 
 
-def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None) -> list[str]:
+def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None,
+               unmarked: int = 0) -> list[str]:
     """The limit on mails and page posts an hour from one address: what it is, and when
-    it lifts (when fewer than `rate_limit` of the hour's are left in the hour)."""
+    it lifts (when fewer than `rate_limit` of the hour's are left in the hour; `unmarked`
+    mails of now not marked proven yet, as over_rate's)."""
     now = now or utcnow()
     since = now - HOUR
-    times = sorted([*Inbound.select(Inbound.received)
-                    .where((Inbound.sender == address) & (Inbound.received >= since))
-                    .scalars(),
+    times = sorted([*[now] * unmarked, *Inbound.select(Inbound.received)
+                    .where((Inbound.sender == address) & (Inbound.received >= since)
+                           & Inbound.proven).scalars(),
                     *PagePost.select(PagePost.created)
                     .where((PagePost.address == address) & (PagePost.created >= since))
                     .scalars()], reverse=True)[:rate_limit]
@@ -216,4 +231,23 @@ def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None) ->
         f"several commands.",
         "If you did not send so many, someone wrote in your name; nothing past the limit "
         "was carried out.",
+    ]
+
+
+def unproven_rate_words(address: str, rate_limit: int, now: dt.datetime | None = None) -> list[str]:
+    """The limit on mails an hour from one address that prove nothing (pbem.authority):
+    what it is, when it lifts, and that the player's own replies are not touched."""
+    now = now or utcnow()
+    times = sorted(Inbound.select(Inbound.received)
+                   .where((Inbound.sender == address) & (Inbound.received >= now - HOUR)
+                          & ~Inbound.proven).scalars(), reverse=True)[:rate_limit]
+    lifts = times[-1] + HOUR if len(times) >= rate_limit else now
+    return [
+        f"pbem got more than {rate_limit} mails within an hour from {address} that carried "
+        f"no proof of being yours (they were not replies to pbem's mails): those past that "
+        f"number were not read or carried out.",
+        f"This lifts after {notices.minute_after(lifts)}. Your replies to pbem's mails are "
+        f"not affected: their reply address proves them yours, and they count apart.",
+        "If you did not send so many, someone wrote in your name; nothing they sent was "
+        "carried out without your confirmation.",
     ]

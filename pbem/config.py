@@ -60,7 +60,6 @@ class Config:
     invitations_per_day: int = 20                # PBEM_INVITATIONS_PER_DAY: per inviter
     invitations_total_per_day: int = 200         # PBEM_INVITATIONS_TOTAL_PER_DAY
     unconfirmed_per_hour: int = 100              # PBEM_UNCONFIRMED_MAIL_PER_HOUR: all told
-    error_replies_per_hour: int = 5              # PBEM_ERROR_REPLIES_PER_HOUR: per address
     keep_unanswered_days: int = 7                # PBEM_KEEP_UNANSWERED_DAYS: strangers' …
     keep_player_days: int = 365                  # PBEM_KEEP_PLAYER_MAIL_DAYS
     keep_sent_days: int = 30                     # PBEM_KEEP_SENT_MAIL_DAYS: delivered mail
@@ -264,7 +263,6 @@ CHECKS: dict[str, Callable[[str], str | None]] = {
     "PBEM_INVITATIONS_PER_DAY": _whole(0, optional=True),
     "PBEM_INVITATIONS_TOTAL_PER_DAY": _whole(0, optional=True),
     "PBEM_UNCONFIRMED_MAIL_PER_HOUR": _whole(0, optional=True),
-    "PBEM_ERROR_REPLIES_PER_HOUR": _whole(0, optional=True),
     "PBEM_KEEP_UNANSWERED_DAYS": _whole(1, optional=True),
     "PBEM_KEEP_PLAYER_MAIL_DAYS": _whole(1, optional=True),
     "PBEM_KEEP_SENT_MAIL_DAYS": _whole(1, optional=True),
@@ -293,13 +291,23 @@ def validate(environ) -> list[str]:
     return problems
 
 
+#: Settings an earlier version read, and why they went (CHANGELOG.md says when).
+RETIRED = {
+    "PBEM_ERROR_REPLIES_PER_HOUR": "error replies are limited only in a row, with nothing "
+                                   "carried out between them (an hourly count silenced "
+                                   "newcomers); README \"Hostile mail and retention\"",
+}
+
+
 def unknown_settings(environ) -> list[str]:
     """A warning for each PBEM_* variable pbem does not read (a typo is otherwise silent:
     PBEM_DATABSE_URL would leave the default database in use). PBEM_TEST_* are the
     tests' own."""
     warnings = []
     for name in sorted(environ):
-        if name.startswith("PBEM_") and name not in CHECKS and not name.startswith("PBEM_TEST_"):
+        if name in RETIRED:
+            warnings.append(f"{name} is no longer read and is ignored: {RETIRED[name]}")
+        elif name.startswith("PBEM_") and name not in CHECKS and not name.startswith("PBEM_TEST_"):
             close = difflib.get_close_matches(name[5:], [c[5:] for c in CHECKS], n=1)
             warnings.append(f"{name} is not a pbem setting and is ignored"
                             + (f" (did you mean PBEM_{close[0]}?)" if close else ""))
@@ -323,7 +331,6 @@ def missing_secret_key(workdir: str | Path = ".") -> str:
 HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
            "invitations_total_per_day": "PBEM_INVITATIONS_TOTAL_PER_DAY",
            "unconfirmed_per_hour": "PBEM_UNCONFIRMED_MAIL_PER_HOUR",
-           "error_replies_per_hour": "PBEM_ERROR_REPLIES_PER_HOUR",
            "keep_unanswered_days": "PBEM_KEEP_UNANSWERED_DAYS",
            "keep_player_days": "PBEM_KEEP_PLAYER_MAIL_DAYS",
            "keep_sent_days": "PBEM_KEEP_SENT_MAIL_DAYS",

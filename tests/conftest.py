@@ -76,7 +76,8 @@ def server_with(mail_server, sink):
         listeners.append(start_listener(config, config.smtp_listen,
                                         after_receive=lambda: deliver_due(config)))
         port = int(config.smtp_listen.rsplit(":", 1)[1])
-        return config, lambda name: Player(f"{name}@example.org", sink, port, config.domain)
+        return config, lambda name: Player(f"{name}@example.org", sink, port, config.domain,
+                                           secret=config.secret_key)
     yield start
     for listener in listeners:
         listener.stop()
@@ -88,7 +89,8 @@ def players(mail_server, sink):
     port = int(mail_server.smtp_listen.rsplit(":", 1)[1])
 
     def make(*names):
-        return [Player(f"{name}@example.org", sink, port, mail_server.domain) for name in names]
+        return [Player(f"{name}@example.org", sink, port, mail_server.domain,
+                       secret=mail_server.secret_key) for name in names]
     return make
 
 

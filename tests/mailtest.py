@@ -97,6 +97,7 @@ class Player:
     domain: str
     sent: int = 0
     read: int = field(default=0)
+    secret: str = ""  # the server's PBEM_SECRET_KEY: their account's token is known
 
     @property
     def inbox(self) -> list[EmailMessage]:
@@ -124,9 +125,35 @@ class Player:
         return self.send(message)
 
     def write(self, text: str, **headers) -> EmailMessage:
-        """A new mail to the server's own address."""
+        """A new mail to pbem, as a player who has had mail from it writes one: to the
+        reply address of pbem's latest mail to them that carries their account token
+        (what their client's reply, or its address book, does: the token proves the
+        mail theirs, pbem.authority), else to the server's own address."""
+        return self.send(self.compose(text, to=self.account_address or f"pbem@{self.domain}",
+                                      subject="pbem", **headers))
+
+    def write_unproven(self, text: str, **headers) -> EmailMessage:
+        """A new mail to the server's own address, `pbem@`: its From alone says who wrote."""
         return self.send(self.compose(text, to=f"pbem@{self.domain}", subject="pbem",
                                       **headers))
+
+    @property
+    def account_address(self) -> str | None:
+        """The account reply address of pbem's latest mail to them that has one; for a
+        confirmed player who has had no such mail yet, the one it would carry (the
+        reply address of any mail pbem sends them: what `write` stands for)."""
+        for message in reversed(self.inbox):
+            reply_to = str(message["Reply-To"] or "")
+            if reply_to.startswith("pbem+a-"):
+                return reply_to
+        if not self.secret:
+            return None
+        from pbem.mail.tokens import account_token, reply_address
+        from pbem.players import owner_of
+        player = owner_of(self.address)
+        if player is None or not player.confirmed:
+            return None
+        return reply_address(account_token(self.secret, player.id, player.links), self.domain)
 
     def compose(self, text: str, to: str, subject: str, **headers) -> EmailMessage:
         self.sent += 1

@@ -92,7 +92,9 @@ def test_link_new_by_mail_ends_every_old_link_at_once(two_games):
             assert NOT_A_LINK in answer.get_data(as_text=True)
     assert [client.get(url).status_code for url in new] == [200, 200]
     games = client.get(new[0] + "/games").get_data(as_text=True)
-    assert re.findall(r'<a href="(/play/[^"]+)">Onyx', games) == new
+    # a seat's link reaches no other seat (#41 item 2): the list links the public pages
+    assert re.findall(r'<a href="(/[^"]+)">Onyx', games) == [f"/games/{first}",
+                                                              f"/games/{second}"]
     assert client.get(bobs).status_code == 200  # bob's links are his own
     bob.reply("say good luck", to=game_mails(bob)[-1])
     assert page_link(game_mails(alice)[-1]) == new[0]  # the next game mail carries it
@@ -108,27 +110,30 @@ def test_link_new_in_a_games_reply_answers_with_the_new_links(two_games):
     assert client.get(old).status_code == 404 and client.get(new).status_code == 200
 
 
-def test_the_pages_button_makes_new_links_and_moves_to_this_seats(two_games):
+def test_the_account_page_makes_new_links_and_moves_to_its_own(two_games):
+    """New links from the web need the account's own proof (#41 item 2): a seat's page
+    only mails a link to the account's page, which makes them."""
     from pbem.store import Player
     client, (first, second), alice, bob, carol = two_games
     old = page_link(game_mails(alice)[0])
     other = page_link(game_mails(alice)[1])
-    forged = client.post(old + "/links", data={"csrf": "0" * 32})
+    assert client.post(old + "/links", data={"csrf": csrf(client, old)}).status_code in (404, 405)
+    alice.unread()
+    asked = client.post(old + "/account", data={"csrf": csrf(client, old)})
+    assert asked.status_code == 200
+    (mail,) = alice.unread()
+    account = re.search(r"(/play/account/\S+)", body(mail)).group(1)
+    forged = client.post(account + "/links", data={"csrf": "0" * 32})
     assert forged.status_code == 403
     assert Player.get(Player.email == alice.address).links == 0
-    answer = client.post(old + "/links", data={"csrf": csrf(client, old), "links": "new"})
-    assert answer.status_code == 303
-    new = answer.headers["Location"]
-    assert new.startswith(f"/play/{first}-1-") and new.endswith("?links=new")
-    shown = client.get(new).get_data(as_text=True)
+    answer = client.post(account + "/links", data={"csrf": csrf(client, account)})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("?links=new")
+    shown = client.get(answer.headers["Location"]).get_data(as_text=True)
     assert "New links made: every link to your seats mailed before no longer works" in shown
+    assert f"/play/{first}-1-" in shown and f"/play/{second}-1-" in shown
     assert client.get(old).status_code == 404 and client.get(other).status_code == 404
-    # `link new` typed in the move form does the same
-    here = new.split("?")[0]
-    typed = client.post(here, data=confirm_form(client, here, "link new"))
-    assert typed.status_code == 303 and typed.headers["Location"].endswith("?links=new")
-    assert client.get(here).status_code == 404
-    assert Player.get(Player.email == alice.address).links == 2
+    assert client.get(account).status_code == 404  # its generation is gone too
+    assert Player.get(Player.email == alice.address).links == 1
 
 
 def test_posts_from_the_page_and_mail_share_the_hourly_limit(server_with, frozen_time):
@@ -176,9 +181,8 @@ def test_posts_from_the_page_and_mail_share_the_hourly_limit(server_with, frozen
     assert notice["Subject"] == LIMIT_SUBJECT
     assert "pbem reads at most 3 mails and posts from your seats' pages" in \
         " ".join(body(notice).split())
-    assert client.post(url + "/pictures", data={"csrf": csrf(client, url),
-                                                "pictures": "off"}).status_code == 429
-    assert Player.get(Player.email == alice.address).pictures  # changed nothing
+    assert client.post(url + "/account", data={"csrf": csrf(client, url)}).status_code == 429
+    assert alice.unread() == []  # no link to the account was mailed
     sent = alice.reply("C9", to=game_mails(alice)[-1], quote=False)  # the same count
     assert Inbound.get(Inbound.message_id == sent["Message-ID"]).outcome == \
         "ignored: 6 mails from this sender within an hour"

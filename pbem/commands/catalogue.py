@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from pbem import authority
 from pbem.commands import account, conditions, game, queued, seeks, tournaments, web
 from pbem.commands.annotate import annotate, annotate_in_game
 from pbem.commands.new import new_game
@@ -163,4 +164,20 @@ def readme_table() -> str:
     for c in COMMANDS:
         usage, what = (cell.replace("|", "\\|") for cell in (c.usage, c.help))
         rows.append(f"| `{usage}` | {what}{'' if c.in_game else ' (also to `pbem@…`)'} |")
+    return "\n".join(rows)
+
+
+def proof_table() -> str:
+    """The README's table of what each command needs and which proofs carry it out at
+    once (pbem.authority): the others ask the registered address to confirm it first."""
+    rows = ["| command | needs | carried out at once with |", "| --- | --- | --- |"]
+    for c in COMMANDS:
+        usage = c.usage.replace("|", "\\|")
+        power = authority.needs(f"{c.name} x")  # as written with its argument
+        alone = authority.needs(c.name)
+        if alone != power:
+            power += f" ({c.name} alone: {alone})"
+        proofs = [kind for kind, powers in authority.MAY.items()
+                  if authority.needs(f"{c.name} x") in powers and kind != authority.SHELL]
+        rows.append(f"| `{usage}` | {power} | {', '.join(proofs)} |")
     return "\n".join(rows)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 
-from pbem import access
+from pbem import access, authority
 from pbem.commands.catalogue import (ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, help_text,
                                      lines_to_run)
 from pbem.commands.conditions import play_answers
+from pbem.commands.confirm import hold_for_confirmation
 from pbem.commands.game import invitation_answer, over_note
 from pbem.commands.queued import play_queued
 from pbem.commands.speaker import WEB, Refused, Speaker
@@ -188,11 +189,16 @@ def resume_held(config: Config, table: Table, reports: dict[int, Report]) -> Non
             if _interrupted(table, seat, request.ply):
                 report.dropped = request.lines
                 continue
-            more = run_lines(Speaker(config, request.player), table, seat, request.lines)
+            # Held from a seat's reply (or, one move alone, from its page): its proof.
+            proof = authority.Proof(authority.SEAT_REPLY, table.game.id, seat)
+            more = run_lines(Speaker(config, request.player, proof=proof), table, seat,
+                             request.lines)
             report.extend(more)
 
 
 def run_game_line(speaker: Speaker, table: Table, seat: int, line: str) -> list[str] | None:
+    if not authority.allows(speaker.proof, line, table.game.id, seat):
+        raise Refused(authority.refusal(speaker.proof, line))
     word, _, rest = line.partition(" ")
     word = word.lower()
     if word in ACCOUNT_COMMANDS:
@@ -263,8 +269,15 @@ def _interrupted(table: Table, seat: int, ply: int) -> bool:
 # -- mail to pbem@ (not about one game) ------------------------------------------------
 
 def run_global_mail(speaker: Speaker, lines: list[str]) -> Report:
+    """Run the lines of a mail to `pbem@` (or of one whose lines were just confirmed),
+    and answer the writer at their registered address. Lines that need more proof than
+    the mail carried (pbem.authority) are not run: the whole mail waits for the
+    registered address to confirm it (pbem.commands.confirm), and nothing else is said."""
     paragraphs, report = [], Report()
     lines = lines_to_run(lines)
+    if any(line.partition(" ")[0].lower() in BY_NAME  # talk needs no proof: it fails
+           and not authority.allows(speaker.proof, line) for line in lines):
+        return hold_for_confirmation(speaker, lines)
     for index, line in enumerate(lines):
         try:
             paragraphs += run_account_line(speaker, line, direct=True) or []

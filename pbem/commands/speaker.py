@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pbem.authority import FROM_ALONE, Proof
 from pbem.bots import NotABot, bot_address, bot_level
 from pbem.config import Config
 from pbem.store import Player
@@ -26,7 +27,7 @@ class Refused(Exception):
 
 @dataclass
 class Speaker:
-    """Who wrote, and about which mail: what every command needs to answer them."""
+    """Who wrote, about which mail, and with what proof: what every command needs."""
     config: Config
     player: Player
     message_id: str = ""
@@ -34,6 +35,9 @@ class Speaker:
     mail: object | None = None  # the InboundMail itself, for what a command reads below it
     # Games whose `if` lines this mail has begun: its first replaces the earlier ones.
     conditions_set: set = field(default_factory=set)
+    # What the mail or request proved (pbem.authority): it decides which lines run now.
+    # The least power unless the door that made the speaker says otherwise.
+    proof: Proof = Proof(FROM_ALONE)
 
 
 def command_lines(text: str) -> list[str]:

@@ -100,3 +100,20 @@ def authentication_failure(message, authserv_id: str) -> str | None:
         if method in ("dmarc", "spf") and verdict == "fail":
             return f"{method.upper()} fail"
     return None
+
+
+def dmarc_pass(message: Message, authserv_id: str, sender: str) -> bool:
+    """Whether our MTA found an aligned DMARC pass for the From's own domain: then the
+    From is proof of the player (pbem.authority.DMARC_PASS). Off without
+    PBEM_AUTHSERV_ID: the embedded listener has no MTA to ask, and `dmarc=none` (a domain
+    that publishes no policy) proves nothing."""
+    if not authserv_id or not sender:
+        return False
+    header = our_header(message, authserv_id)
+    if header is None or isinstance(header, str):
+        return False
+    domain = sender.rpartition("@")[2].lower()
+    verdicts = [(str(r.result or "").lower(), _header_from(r))
+                for r in header.results if str(r.method).lower() == "dmarc"]
+    return (any(result == "pass" and found == domain for result, found in verdicts)
+            and not any(result == "fail" for result, _ in verdicts))

@@ -1,11 +1,11 @@
 """Answers that could feed a loop with a robot on the other end, limited:
 
-    error replies at most PBEM_ERROR_REPLIES_PER_HOUR an hour to one address: a vacation
-                  responder that marks nothing gets a few, then silence for the hour
     in a row      after ERRORS_IN_A_ROW error replies in a row to one address with nothing
                   carried out between them, silence until a mail from it works: a
                   responder that quotes our mail (so is no echo) and marks nothing would
-                  otherwise be answered up to the hourly limit, every hour, for ever
+                  otherwise be answered for ever. Only a row counts: a person's mistakes
+                  between moves that work are all answered, however many in an hour
+                  (there is no hourly count of error replies: it silenced newcomers)
     echoes        a mail that repeats, word for word, our last mail to its sender (an
                   autoresponder quoting us) is not answered
 
@@ -14,41 +14,24 @@ mail about what reading a few rows does.
 
 A confirmed player whose mail a limit silenced (these, or the limit on mails and page
 posts an hour, pbem.access) is told once a day per limit what it is and when it lifts
-(`*_words` here, sent by pbem.policy.notices.tell_of_limit): a person must not be left
+(`errors_in_a_row_words` here, sent by pbem.policy.notices.tell_of_limit): a person must not be left
 waiting for an answer that will not come, while a robot gets at most one mail a day.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import email
 import email.policy
 import re
 
-from peewee import fn
-
 from pbem.intake.inbound import written_text
-from pbem.policy.notices import minute_after
 from pbem.store import Inbound, Outbox
-from pbem.store.models import utcnow
 from pbem.store.prepared import Prepared
 
-HOUR = dt.timedelta(hours=1)
 ERROR_ANSWERED = "answered: error"  # the outcome of a mail whose answer said only what failed
 ECHO_MIN = 40  # characters: a shorter mail of ours (none is) is not worth comparing
-ERRORS_IN_A_ROW = 3  # error replies to one address, nothing carried out: then silence
+ERRORS_IN_A_ROW = 5  # error replies to one address, nothing carried out: then silence
 WORKED = "done"  # the outcomes of mail that was carried out start so (pipeline.run_commands)
-
-_ERROR_ANSWERED_SINCE = Prepared(lambda address, since: Inbound.select(fn.COUNT(Inbound.id))
-                                 .where((Inbound.sender == address) & (Inbound.received >= since)
-                                        & Inbound.outcome.startswith(ERROR_ANSWERED)))
-
-
-def error_replies_last_hour(address: str, now: dt.datetime | None = None) -> int:
-    """Mails from `address` within the hour that were answered only with what failed."""
-    since = (now or utcnow()) - HOUR
-    return _ERROR_ANSWERED_SINCE.scalar(address, since)
-
 
 _ANSWERED_LATELY = Prepared(lambda address: Inbound.select(Inbound.outcome)
                             .where((Inbound.sender == address)
@@ -89,26 +72,6 @@ def repeats_our_last_mail(address: str, text: str) -> bool:
 
 
 # -- what a player is told when a limit silenced their mail -----------------------------
-
-def errors_hourly_words(address: str, per_hour: int, first_line: str,
-                        now: dt.datetime | None = None) -> list[str]:
-    """The hourly limit on error replies: what it is, and when it lifts (the hour of the
-    oldest of those answers is over)."""
-    now = now or utcnow()
-    times = sorted(Inbound.select(Inbound.received)
-                   .where((Inbound.sender == address) & (Inbound.received >= now - HOUR)
-                          & Inbound.outcome.startswith(ERROR_ANSWERED)).scalars())
-    lifts = times[max(0, len(times) - per_hour)] + HOUR if times else now
-    return [
-        f"Your mail {_quoted(first_line)}was not carried out and got no answer: pbem "
-        f"answers at most {per_hour} mails an hour from one address with only what failed "
-        f"in them (so that an out-of-office robot cannot start a loop of mail with it), "
-        f"and your last {per_hour} were such mails.",
-        f"The limit lifts after {minute_after(lifts)}. Until then a mail of yours that "
-        f"fails gets no answer; one that works (a move, `games`, `help`) is carried out and "
-        f"answered as always.",
-    ]
-
 
 def errors_in_a_row_words(first_line: str) -> list[str]:
     """The limit on error replies in a row: what it is, and what lifts it."""

@@ -1,12 +1,14 @@
 """The inbound pipeline: every received mail goes through the same short list of steps.
 
     record → drop duplicates → take delivery reports (to a mail's own return path) →
-    ignore robots → limit floods → refuse what failed DMARC
-    at our MTA (when PBEM_AUTHSERV_ID is set) → refuse oversized or malformed mail →
-    route (by reply token) → authenticate (token + registered From) → refuse a barred
-    player (pbem.access) → extract the text →
-    ignore echoes of our own mail → run the commands (an error reply at most a few times
-    an hour, and a few in a row)
+    ignore robots → route (by reply token) → prove (what the mail proves of its
+    writer: pbem.authority) → limit floods (the player's budget for proven mail, the
+    sender's as a stranger's for the rest) → refuse what failed DMARC at our MTA (when
+    PBEM_AUTHSERV_ID is set) → refuse oversized or malformed mail → authenticate (a
+    seat's token only from its player; a new address asked to confirm) → refuse a
+    barred player (pbem.access) → extract the text → ignore echoes of our own mail →
+    run the commands, those the proof allows (the rest wait for a confirmation; an
+    error reply at most a few times in a row)
 
 Each step is a small function that either lets the mail go on or stops it, saying why in
 the mail's `outcome`, which is stored with the raw bytes. The raw mail is committed before
@@ -32,13 +34,15 @@ from dataclasses import dataclass, field
 from peewee import IntegrityError, OperationalError
 
 from notation.text import clean_text
-from pbem import access
+from pbem import access, authority
+from pbem.authority import Proof
 from pbem.commands import Speaker, command_lines, run_game_mail, run_global_mail
+from pbem.commands import confirm as confirm_commands
 from pbem.commands.account import confirm_address
 from pbem.commands.tournaments import answer_invitation
 from pbem.config import Config
 from pbem.intake import confirmations, loops, refusals, reports
-from pbem.intake.authentication import authentication_failure, dmarc_refusal
+from pbem.intake.authentication import authentication_failure, dmarc_pass, dmarc_refusal
 from pbem.intake.inbound import (InboundMail, invented_message_id, parse_mail, reply_text,
                                  robot_reason)
 from pbem.intake.outcomes import count_outcome
@@ -46,7 +50,7 @@ from pbem.intake.prescan import structure_refusal
 from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
 from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
-from pbem.mail.tokens import Route, read_route
+from pbem.mail.tokens import Route, is_account_token, read_route
 from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
@@ -68,8 +72,8 @@ def _locked(query):
 
 
 _INBOUND = Creates(Inbound)
-_SET_OUTCOME = Prepared(lambda outcome, until, id: Inbound.update(
-    outcome=outcome, kept_until=until).where(Inbound.id == id))
+_SET_OUTCOME = Prepared(lambda outcome, until, proven, id: Inbound.update(
+    outcome=outcome, kept_until=until, proven=proven).where(Inbound.id == id))
 _OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
                                        .where(Inbound.id == id)))
 _SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
@@ -87,9 +91,14 @@ class Intake:
     mail: InboundMail
     row: Inbound | None = None
     route: Route | None = None
+    proof: Proof = Proof(authority.FROM_ALONE)  # what the mail proves (prove)
+    seat: Seat | None = None  # the seat its reply token names, with its player
+    request: Request | None = None  # the request its reply token names
     player: Player | None = None
     text: str = ""  # what the player wrote (extract), without quotes and signature
     lines: list[str] = field(default_factory=list)
+    confirmed: tuple[str, ...] = ()  # lines held for a confirmation that this mail gave
+    dmarc: tuple | None = None  # our MTA's refusal, once read (() for none): _dmarc
     outcome: str = ""
 
     def stop(self, outcome: str) -> bool:
@@ -162,9 +171,10 @@ def _run_steps(intake: Intake) -> None:
 
 
 def _write_outcome(intake: Intake) -> None:
-    """The outcome, and until when the raw mail is kept (pbem.intake.retention); counted
+    """The outcome, until when the raw mail is kept (pbem.intake.retention) and whether
+    it proved to be its player's (it then counts in their budget, pbem.access); counted
     for the operator's metrics (pbem.intake.outcomes)."""
-    _set_outcome(intake.config, intake.row, intake.outcome)
+    _set_outcome(intake.config, intake.row, intake.outcome, intake.proof.proves_player)
 
 
 def record(intake: Intake) -> None:
@@ -213,13 +223,17 @@ def ignore_robots(intake: Intake) -> bool:
 
 
 def limit_rate(intake: Intake) -> bool:
-    """A sender who floods us (mails and posts from their seats' pages, counted together
-    by pbem.access) is ignored for the rest of the hour; a confirmed player hears once a
-    day what the limit is, nobody else hears anything."""
-    count = access.over_rate(intake.config, intake.mail.sender,
-                             in_reply_to=intake.mail.message_id)
+    """A sender who floods us is ignored for the rest of the hour. Mail proven to be a
+    player's (pbem.authority) spends that player's budget, counted with the posts from
+    their seats' pages; any other mail spends its sender's budget as a stranger's, so
+    mail forged in a player's name never locks the player out (pbem.access). A
+    confirmed player hears once a day what the limit is, nobody else hears anything."""
+    proven = intake.proof.proves_player
+    count = access.over_rate(intake.config, intake.mail.sender, proven=proven,
+                             unmarked=int(proven), in_reply_to=intake.mail.message_id)
     if count:
-        return intake.stop(f"ignored: {count} mails from this sender within an hour")
+        whose = "" if proven else " unproven"
+        return intake.stop(f"ignored: {count}{whose} mails from this sender within an hour")
     return False
 
 
@@ -228,15 +242,24 @@ def require_dmarc(intake: Intake) -> bool:
     forged), or that did not come through it, stops unanswered (pbem.intake.authentication);
     it is counted, and the player it claims to be is told at their registered address,
     once a day at most (pbem.policy.notices)."""
-    if not intake.config.authserv_id:
-        return False  # the embedded listener: no MTA has checked anything
-    refusal = dmarc_refusal(intake.mail.message, intake.config.authserv_id, intake.mail.sender)
+    refusal = _dmarc(intake)
     if refusal is None:
         return False
     reason, outcome = refusal
     refusals.count(reason, intake.row.id)  # for `pbem status`: a broken set-up shows
     notices.tell_of_unauthenticated(intake.config, intake.mail)  # registered address only
     return intake.stop(outcome)
+
+
+def _dmarc(intake: Intake) -> tuple[str, str] | None:
+    """Why our MTA's verdict refuses the mail (pbem.intake.authentication), read once;
+    None when it does not, or with no MTA to ask (the embedded listener)."""
+    if not intake.config.authserv_id:
+        return None
+    if intake.dmarc is None:
+        intake.dmarc = dmarc_refusal(intake.mail.message, intake.config.authserv_id,
+                                     intake.mail.sender) or ()
+    return intake.dmarc or None
 
 
 def refuse_oversized(intake: Intake) -> bool:
@@ -282,41 +305,99 @@ def route(intake: Intake) -> bool:
     return False
 
 
+def prove(intake: Intake) -> bool:
+    """What the mail proves of its writer (pbem.authority), from evidence alone, before
+    anything is written or counted: a seat's reply token from its player's address (or a
+    second address of theirs), an account token of the From's player, an answer to a
+    request from the address it asked, an aligned DMARC pass at our MTA (with
+    PBEM_AUTHSERV_ID) for a confirmed player. Anything else is the From alone, which
+    proves nothing: such mail may ask, and is asked to confirm the rest."""
+    config, sender, found = intake.config, intake.mail.sender, intake.route
+    if not sender or _dmarc(intake) is not None:  # our MTA says it is forged: nothing
+        return False
+    if found is not None and found.game is not None:
+        intake.seat = _SEAT.first(found.game, found.seat)
+        if intake.seat is not None and _is_players(intake.seat.player, sender):
+            intake.proof = Proof(authority.SEAT_REPLY, found.game, found.seat)
+        return False
+    if found is not None and found.request is not None:
+        intake.request = Request.get_or_none(Request.id == found.request)
+        if intake.request is not None and sender == _asked(intake.request):
+            intake.proof = Proof(authority.CONFIRMATION)
+        return False
+    owner = owner_of(sender)
+    if owner is None or not owner.confirmed:
+        return False
+    if found is not None and is_account_token(config.secret_key, found, owner.id, owner.links):
+        intake.proof, intake.player = Proof(authority.ACCOUNT_TOKEN), owner
+    elif dmarc_pass(intake.mail.message, config.authserv_id, sender):
+        intake.proof, intake.player = Proof(authority.DMARC_PASS), owner
+    return False
+
+
+def _is_players(player: Player, sender: str) -> bool:
+    """Whether `sender` is the player's address, or a second address of theirs."""
+    return player.email == sender or getattr(owner_of(sender), "id", None) == player.id
+
+
+def _asked(request: Request) -> str:
+    """The address a request was mailed to: a second address's own, else its player's."""
+    if request.kind == "address":
+        return request.lines[0] if request.lines else ""
+    return request.player.email
+
+
 def authenticate(intake: Intake) -> bool:
-    """A token is accepted only with the From address of the player it belongs to. Mail
-    with a seat's token from an address pbem does not know is not answered; the seat's
-    player is told (once a day at most) and how to add a second address."""
+    """A seat's token is accepted only with the From address of its player: other mail
+    with it is not answered, and the seat's player is told (once a day at most) how to
+    add a second address. A reply to a request does what the request asked; mail to
+    `pbem@` from an address pbem does not know yet is held, and the address asked once to
+    confirm it."""
     sender, found = intake.mail.sender, intake.route
     if not sender:
         return intake.stop("ignored: no From address")
     if found is not None and found.game is not None:
-        seat = _SEAT.first(found.game, found.seat)
-        if seat is None or (seat.player.email != sender
-                            and getattr(owner_of(sender), "id", None) != seat.player.id):
+        if intake.proof.kind != authority.SEAT_REPLY:
             refusals.count("wrong-sender", intake.row.id)
-            if seat is not None and owner_of(sender) is None:  # perhaps their second address
-                notices.tell_of_other_address(intake.config, seat.player, sender, found.game)
+            if intake.seat is not None and owner_of(sender) is None:  # their second address?
+                notices.tell_of_other_address(intake.config, intake.seat.player, sender,
+                                              found.game)
             return intake.stop("ignored: From is not the seat's player")
-        intake.player = seat.player
+        intake.player = intake.seat.player
         heard_from(intake.player, intake.mail.sender_name)  # an invitation's answer
         return False
-    if found is not None:  # a reply to a confirmation request
-        request = Request.get_or_none(Request.id == found.request)
-        if request is not None and request.kind == "address" and request.open:
-            if not confirm_address(intake.config, request, sender):
-                return intake.stop("ignored: address confirmation not from that address")
-            return intake.stop("done: a second address confirmed")
-        if request is None or request.player.email != sender or not request.open:
-            return intake.stop("ignored: confirmation not for this sender, or already used")
-        if request.kind == "tournament":  # an invitation's answer: run_commands reads it
-            intake.player = request.player
-            heard_from(intake.player, intake.mail.sender_name)
-            return False
-        return _confirm(intake, request)
-    intake.player = player_for(sender, intake.mail.sender_name)
+    if found is not None and found.request is not None:
+        return _answer_request(intake, intake.request)
+    if intake.player is None:
+        intake.player = player_for(sender, intake.mail.sender_name)
     if intake.player.confirmed:
         return False
     return _ask_for_confirmation(intake)
+
+
+def _answer_request(intake: Intake, request: Request | None) -> bool:
+    """A reply to one of our requests: a second address's, a first mail's, a
+    tournament's invitation, or lines waiting for their confirmation."""
+    sender = intake.mail.sender
+    if request is not None and request.kind == "address" and request.open:
+        if not confirm_address(intake.config, request, sender):
+            return intake.stop("ignored: address confirmation not from that address")
+        return intake.stop("done: a second address confirmed")
+    if request is None or request.player.email != sender or not request.open:
+        return intake.stop("ignored: confirmation not for this sender, or already used")
+    if request.kind == "tournament":  # an invitation's answer: run_commands reads it
+        intake.player = request.player
+        heard_from(intake.player, intake.mail.sender_name)
+        return False
+    if request.kind == confirm_commands.KIND:
+        if not confirm_commands.waiting(request):
+            return intake.stop(f"ignored: a confirmation answered after "
+                               f"{confirm_commands.CONFIRM_DAYS} days")
+        intake.player = request.player
+        intake.proof = confirm_commands.confirm(request)  # those lines, nothing else
+        intake.confirmed = tuple(request.lines)
+        return False
+    return _confirm(intake, request)
 
 
 def refuse_barred(intake: Intake) -> bool:
@@ -390,23 +471,31 @@ def _confirm(intake: Intake, request: Request) -> bool:
 
 
 def _run_held(config: Config, row: Inbound, player: Player) -> None:
-    """One held mail, read and carried out now as any confirmed player's mail is."""
+    """One held mail, read and carried out now as any confirmed player's mail is: the
+    answer to the request confirmed what it says (its lines, nothing else)."""
     held = Intake(config, parse_mail(bytes(row.raw)), row=row, player=player)
     extract(held)
+    held.proof = Proof(authority.CONFIRMATION,
+                       confirmed=tuple(" ".join(line.split()) for line in held.lines))
     run_commands(held)
     _set_outcome(config, row, f"{held.outcome} (after confirmation)")
 
 
-def _set_outcome(config: Config, row: Inbound, outcome: str) -> None:
-    """Write a mail's outcome, and count it: each outcome a mail reaches is an event."""
-    _SET_OUTCOME.execute(outcome, kept_until(config, row.received, outcome), row.id)
+def _set_outcome(config: Config, row: Inbound, outcome: str, proven: bool = False) -> None:
+    """Write a mail's outcome (and whether it proved to be its player's), and count it:
+    each outcome a mail reaches is an event."""
+    _SET_OUTCOME.execute(outcome, kept_until(config, row.received, outcome), proven, row.id)
     count_outcome(outcome)
 
 
 def extract(intake: Intake) -> bool:
     """The player's new text, without quotes and signatures: its first lines are commands.
     Control characters go here (notation.text): nothing a player writes by mail, a
-    comment, a name, a seek's or a tournament's fields, keeps one."""
+    comment, a name, a seek's or a tournament's fields, keeps one. A reply that confirms
+    held lines carries those lines; what it says itself does not matter."""
+    if intake.confirmed:
+        intake.lines = list(intake.confirmed)
+        return False
     intake.text = clean_text(reply_text(intake.mail))  # no control characters kept
     intake.lines = command_lines(intake.text)
     subject = re.sub(r"^((re|aw|sv|fw|fwd)\s*:\s*)+", "", intake.mail.subject, flags=re.I)
@@ -417,21 +506,25 @@ def extract(intake: Intake) -> bool:
 
 def ignore_echo(intake: Intake) -> bool:
     """A mail that repeats our last mail to its sender word for word is a robot's, even
-    without a robot's headers: answering it would start a loop."""
-    if loops.repeats_our_last_mail(intake.mail.sender, intake.text):
+    without a robot's headers: answering it would start a loop. (A confirmation is
+    proven by its token, whatever it quotes.)"""
+    if not intake.confirmed and loops.repeats_our_last_mail(intake.mail.sender, intake.text):
         return intake.stop("ignored: it repeats our last mail to this address")
     return False
 
 
 def run_commands(intake: Intake) -> bool:
-    """Run the lines and answer. An answer that could only say what failed goes to one
-    address at most PBEM_ERROR_REPLIES_PER_HOUR times an hour, and at most
-    loops.ERRORS_IN_A_ROW times in a row until a mail from it is carried out (a responder
-    that marks nothing ends its loop there); beyond that, such a mail changes nothing and
-    is not answered (its commands ran in a savepoint, which is rolled back)."""
+    """Run the lines the mail's proof allows and answer (lines that need more wait for
+    the registered address to confirm them: pbem.commands.confirm). An answer that could
+    only say what failed goes to one address at most loops.ERRORS_IN_A_ROW times in a
+    row until a mail from it is carried out: a responder quoting our mail ends its loop
+    there, while a person's mistakes between moves that work are all answered. Beyond
+    it, such a mail changes nothing and is not answered (its commands ran in a
+    savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
-    bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
-    speaker = Speaker(config, intake.player, mail.message_id, mail=mail)
+    if intake.proof.proves_player:  # a forger must not undo what a bounce taught us
+        bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
+    speaker = Speaker(config, intake.player, mail.message_id, mail=mail, proof=intake.proof)
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
         if found is not None and found.game is not None:
             speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
@@ -451,21 +544,19 @@ def run_commands(intake: Intake) -> bool:
         notices.tell_of_limit(config, mail.sender, limit, paragraphs,
                               in_reply_to=mail.message_id)
         return intake.stop(outcome)
+    if report is not None and report.confirming:
+        return intake.stop(report.confirming)
     if only_errors:
         return intake.stop(f"{loops.ERROR_ANSWERED}, {len(intake.lines)} line(s)")
     return intake.stop(f"done: {len(intake.lines)} line(s)")
 
 
 def _error_limit(intake: Intake) -> tuple[str, str, list[str]] | None:
-    """For a mail that would be answered only with what failed: when a limit on such
-    answers silences it, its outcome, the limit's name and what its player is told (once
-    a day per limit: pbem.policy.notices); None when it is answered."""
-    config, sender = intake.config, intake.mail.sender
+    """For a mail that would be answered only with what failed: when the limit on such
+    answers in a row silences it, its outcome, the limit's name and what its player is
+    told (once a day: pbem.policy.notices); None when it is answered."""
+    sender = intake.mail.sender
     first_line = intake.lines[0] if intake.lines else ""
-    if loops.error_replies_last_hour(sender) >= config.error_replies_per_hour:
-        return (f"ignored: {config.error_replies_per_hour} error replies to this address "
-                f"within an hour already", "errors-hourly",
-                loops.errors_hourly_words(sender, config.error_replies_per_hour, first_line))
     if loops.error_replies_in_a_row(sender) >= loops.ERRORS_IN_A_ROW:
         # a responder quoting us: silence until a mail works
         return (f"ignored: {loops.ERRORS_IN_A_ROW} error replies in a row to this address "
@@ -481,6 +572,6 @@ def _invitation(found: Route | None) -> Request | None:
     return Request.get_or_none((Request.id == found.request) & (Request.kind == "tournament"))
 
 
-STEPS = (drop_duplicate, take_delivery_report, ignore_robots, limit_rate, require_dmarc,
-         refuse_oversized, refuse_malformed, route, authenticate, refuse_barred, extract,
-         ignore_echo, run_commands)
+STEPS = (drop_duplicate, take_delivery_report, ignore_robots, route, prove, limit_rate,
+         require_dmarc, refuse_oversized, refuse_malformed, authenticate, refuse_barred,
+         extract, ignore_echo, run_commands)

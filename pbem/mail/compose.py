@@ -153,6 +153,9 @@ def build(config: Config, to: tuple[str, str], subject: str, template: str, cont
         message["References"] = " ".join(refs)
     if reply_to:
         message["Reply-To"] = reply_to
+    if reply_to and game_id:
+        # A game's mail only: `quiet` is a game's setting. (To a request's token, the
+        # button would answer the request: confirm an address, or commands.)
         message["List-Unsubscribe"] = f"<mailto:{reply_to}?subject=quiet>"
     message["Auto-Submitted"] = "auto-generated"
     message[LOOP_HEADER] = config.domain

@@ -16,7 +16,7 @@ from notation.record import format_record
 from pbem.config import Config
 from pbem.mail import compose, pictures
 from pbem.mail.outbox import queue
-from pbem.mail.tokens import play_token, reply_address, seat_token
+from pbem.mail.tokens import account_token, play_token, reply_address, seat_token
 from pbem.mail.words import named_view, players_line, public_status, status, subject
 from pbem.play import Table, display_name
 
@@ -119,9 +119,17 @@ def send_follower_mail(config: Config, table: Table, shown, follower, news: list
         context["picture"], images = position_picture(config, engine, view,
                                                       f"position.{game.id}.{shown.plies}")
     message = compose.build(config, (follower.name, follower.email), subject(table),
-                            "follow", context, reply_to=config.address, game_id=game.id,
+                            "follow", context, reply_to=account_reply(config, follower),
+                            game_id=game.id,
                             ply=shown.plies, images=images)
     queue(message, follower.email, game)
+
+
+def account_reply(config: Config, player) -> str:
+    """The reply address of every mail to a player that is not a seat's: its account
+    token proves a reply from the player's address to be theirs (pbem.authority)."""
+    return reply_address(account_token(config.secret_key, player.id, player.links),
+                         config.domain)
 
 
 def note(config: Config, to: tuple[str, str], subject_line: str, paragraphs: list[str],

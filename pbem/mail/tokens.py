@@ -1,7 +1,9 @@
 """Reply tokens: the part after `pbem+` in the address a player replies to.
 
-A token names a seat of a game (`12-1-<mac>`: game 12, seat 1) or a pending confirmation
-(`c-5-<mac>`), signed with an HMAC under `PBEM_SECRET_KEY` so it cannot be guessed or
+A token names a seat of a game (`12-1-<mac>`: game 12, seat 1), a pending confirmation
+(`c-5-<mac>`) or a player's account (`a-<mac>`: the reply address of every mail to a
+player that is not about one seat; which player, the mail's From says, and the MAC must
+be theirs under their links' generation, so `link new` cuts these too), signed with an HMAC under `PBEM_SECRET_KEY` so it cannot be guessed or
 forged. Each mail we send also carries a return path of its own (VERP,
 `pbem-bounce+b-<outbox id>-<mac>@`): a delivery report that comes back later names the
 very mail that bounced, and a report nobody could sign changes nothing. Tokens use only digits, lower-case letters and hyphens, so they survive MTAs that
@@ -18,7 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MAC_CHARS = 16  # 80 bits of base32: unguessable, short enough for an address
-TOKEN = re.compile(r"^(?:(?P<game>\d+)-(?P<seat>\d+)|c-(?P<request>\d+))-(?P<mac>[a-z2-7]+)$")
+TOKEN = re.compile(r"^(?:(?P<game>\d+)-(?P<seat>\d+)|c-(?P<request>\d+)|(?P<account>a))"
+                   r"-(?P<mac>[a-z2-7]+)$")
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Route:
     game: int | None = None
     seat: int | None = None  # 1-based as players count, in the token
     request: int | None = None
+    account: str = ""  # an account token's MAC, checked against the From's player
 
 
 @lru_cache(maxsize=4096)  # a pure function; every game mail and reply asks for a few
@@ -54,7 +58,7 @@ def play_route(token: str) -> Route | None:
     """The seat a page token names, if it has a token's shape; whether it is genuine,
     `is_play_token` says, once the seat's player (and so the generation) is known."""
     match = TOKEN.match(token.strip().lower())
-    if not match or match["request"] or int(match["seat"]) < 1:
+    if not match or not match["seat"] or int(match["seat"]) < 1:
         return None
     return Route(game=int(match["game"]), seat=int(match["seat"]) - 1)
 
@@ -69,6 +73,17 @@ def confirm_token(secret: str, request: int) -> str:
     return f"c-{request}-{_mac(secret, f'confirm/{request}')}"
 
 
+def account_token(secret: str, player: int, generation: int = 0) -> str:
+    """The token of a player's account under their links' generation (`player.links`)."""
+    return f"a-{_mac(secret, f'account/{player}/{generation}')}"
+
+
+def is_account_token(secret: str, route: Route, player: int, generation: int) -> bool:
+    """Whether the account token a route carries is `player`'s under `generation`."""
+    expected = account_token(secret, player, generation).partition("-")[2]
+    return bool(route.account) and hmac.compare_digest(expected, route.account)
+
+
 def reply_address(token: str, domain: str) -> str:
     return f"pbem+{token}@{domain}"
 
@@ -81,6 +96,8 @@ def read_route(secret: str, address: str, domain: str) -> Route | None:
     match = TOKEN.match(local[len("pbem+"):])
     if not match:
         return None
+    if match["account"]:
+        return Route(account=match["mac"])  # whose, the pipeline checks (is_account_token)
     if match["request"]:
         expected = confirm_token(secret, int(match["request"]))
         route = Route(request=int(match["request"]))

@@ -99,7 +99,7 @@ def _queue_digest(config: Config, player: Player, day: dt.date, now: dt.datetime
     subject = f"[pbem] daily digest: {count} waiting for you"
     message = compose.build(config, (player.name, player.email), subject, "digest",
                             {"games": games, "count": count, "day": day.isoformat()},
-                            images=images)
+                            reply_to=letters.account_reply(config, player), images=images)
     queue(message, player.email)
     return 1
 

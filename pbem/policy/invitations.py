@@ -97,6 +97,26 @@ def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str
     ], reply_to=reply_address(token, config.domain), in_reply_to=in_reply_to)
 
 
+def to_confirm_commands(config: Config, player: Player, request_id: int, lines: list[str],
+                        in_reply_to: str | None = None) -> bool:
+    """Lines from the player's address that need a proof their mail did not carry
+    (pbem.commands.confirm): the registered address alone is asked, and shown each line
+    (cut short, so that a forger cannot carry a text of their own to the player)."""
+    token = confirm_token(config.secret_key, request_id)
+    shown = "\n".join(f"  {line[:80]}{'…' if len(line) > 80 else ''}" for line in lines)
+    return note(config, player, "[pbem] please confirm your commands", [
+        f"pbem got a mail from {player.email} with these commands:",
+        shown,
+        "They change your account or act for you, and the mail carried no proof that it "
+        "was yours: a From line can be written by anyone. Nothing was done yet.",
+        "If you sent them, reply to this mail (anything will do) within 7 days, and they "
+        "will be carried out. If not, ignore this mail: nothing will be done, and nobody "
+        "else was told.",
+        "Next time, send commands in a reply to any mail from pbem: its reply address "
+        "proves that the mail is yours, and they run at once.",
+    ], reply_to=reply_address(token, config.domain), in_reply_to=in_reply_to)
+
+
 def to_confirm_address(config: Config, player: Player, address: str, request_id: int) -> bool:
     """`address add`: the new address is asked whether it is the player's."""
     limits.record_invitation(player, address, ADDRESS, request_id)

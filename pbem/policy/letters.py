@@ -33,10 +33,14 @@ def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs:
          reply_to: str | None = None, in_reply_to: str | None = None) -> bool:
     """A plain mail to a player (or to a name and an address); False when nobody is
     mailed: a bot (`bot:hard`) needs no invitation and reads no answer, and an address
-    that bounces is not written to."""
+    that bounces is not written to. A player's mail, unless it asks for an answer of
+    its own (a request's token), is answered at their account's reply address: a reply
+    from their address to it proves to be theirs (pbem.authority)."""
     name, address = (to.name, to.email) if isinstance(to, Player) else to
     if not reachable(address):
         return False
+    if reply_to is None and isinstance(to, Player):
+        reply_to = letters.account_reply(config, to)
     letters.note(config, (name, address), subject, paragraphs, reply_to=reply_to,
                  in_reply_to=in_reply_to)
     return True
@@ -88,3 +92,15 @@ def tournament_news(config: Config, tournament, subject: str, paragraphs: list[s
     people = {e.player_id: e.player for e in tournament.entrants if e.answer == "accepted"}
     people.setdefault(tournament.organiser_id, tournament.organiser)
     return sum(note(config, player, subject, paragraphs) for player in people.values())
+
+
+def account_link(config: Config, player: Player, url: str, hours: int) -> bool:
+    """A link to the player's account page, asked for from one of their seats' pages:
+    it goes to their registered address alone (pbem.web.account_page)."""
+    return note(config, player, "[pbem] a link to your account", [
+        f"You asked, on one of your seats' pages, for a link to your account's page, where "
+        f"you can switch pictures in mail, make new links for all your seats and open "
+        f"each of your games:\n  {url}",
+        f"It works for {hours} hour, and until you ask for new links. If you did not ask "
+        f"for it, someone has a link to one of your seats: open it and make new links.",
+    ])

@@ -120,7 +120,7 @@ def minute_after(when: dt.datetime) -> str:
 def tell_of_limit(config: Config, address: str, limit: str, paragraphs: list[str],
                   in_reply_to: str | None = None) -> bool:
     """Tell the confirmed player of `address` that a mail of theirs reached `limit` (a
-    word: "errors-hourly", "errors-in-a-row", "rate") and got no answer, in the caller's
+    word: "errors-in-a-row", "rate", "rate-unproven") and got no answer, in the caller's
     words (what the limit is, when it lifts); once a day per limit and player. A stranger,
     or an address nobody confirmed, is told nothing: the limits are also what keeps pbem
     from answering floods and robots. True when a notice was queued."""

@@ -18,6 +18,9 @@ class Report:
     dropped: list[str] = field(default_factory=list)  # held, then overtaken by events
     notes: list[str] = field(default_factory=list)
     asked: bool = False  # a command that wants its answer (board, history, games, …) ran
+    # Held until the registered address confirms them (pbem.commands.confirm): the
+    # mail's outcome in words; the only answer is the request to confirm.
+    confirming: str = ""
 
     def needs_answer(self) -> bool:
         """Whether the writer must hear back now: something failed, waits or was dropped,

@@ -173,6 +173,9 @@ class Inbound(BaseModel):
     outcome = TextField(default="received")  # what the pipeline did with it
     # When `raw` may be emptied (pbem.intake.retention); None: kept (not decided yet).
     kept_until = DateTimeField(null=True)  # indexed where set, below
+    # Proven to be its player's (pbem.authority): only such mail spends the player's
+    # budget of mails an hour; the rest counts as a stranger's (pbem.access).
+    proven = BooleanField(default=False)
 
     class Meta:
         # A sender's mail of the last hour (rate limit, error replies) from the index

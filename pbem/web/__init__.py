@@ -25,6 +25,7 @@ from pbem.web.metrics import metrics
 from pbem.web.rules import rules
 from pbem.web.seat_page import seat_page
 from pbem.web import seat_lines  # noqa: F401  (its routes are the seat page's: /play/<token>/lines)
+from pbem.web import account_page  # noqa: F401  (the account's page: /play/account/<token>)
 from pbem.web.verify import verify
 
 home = Blueprint("home", __name__)

@@ -23,6 +23,7 @@ from flask import abort, current_app, redirect, render_template, request, url_fo
 from markupsafe import Markup
 
 from notation.text import clean_text
+from pbem.authority import SEAT_LINK, Proof
 from pbem.commands.lines import after_moves, run_lines
 from pbem.commands.speaker import WEB, Speaker
 from pbem.mail import words
@@ -96,7 +97,8 @@ def keep_lines(token: str, game: Game, seat: Seat):
     with transaction():
         table = Table.load(game.id)
         table.seats[seat.number].player = seat.player
-        speaker = Speaker(config(), seat.player, message_id=WEB)
+        speaker = Speaker(config(), seat.player, message_id=WEB,
+                          proof=Proof(SEAT_LINK, game.id, seat.number))
         reports = {seat.number: run_lines(speaker, table, seat.number, posted)}
         after_moves(config(), table, reports)
         mine = reports.pop(seat.number)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pbem.authority import SEAT_LINK, Proof
 from pbem.commands.catalogue import BY_NAME
 from pbem.commands.lines import after_moves, run_lines
 from pbem.commands.speaker import WEB, Speaker
@@ -147,7 +148,8 @@ def play_from_page(config, table: Table, seat: int, player: Player, text: str,
     caller's transaction, and mail the others as the policy says. The page shows the
     writer what became of it, so the writer's own answer is not mailed."""
     table.seats[seat].player = player
-    speaker = Speaker(config, player, message_id=SOURCE, replied_ply=shown_ply)
+    proof = Proof(SEAT_LINK, table.game.id, seat)  # this seat only (pbem.authority)
+    speaker = Speaker(config, player, message_id=SOURCE, replied_ply=shown_ply, proof=proof)
     reports = {seat: run_lines(speaker, table, seat, [" ".join(text.split())])}
     after_moves(config, table, reports)
     mine = reports.pop(seat)

@@ -46,7 +46,6 @@ from pbem.store import Game, Seat, transaction
 from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
 from pbem.web.archive import refused
-from pbem.commands.web import choose_pictures
 from pbem.web.advance import advance
 from pbem.web.board_clicks import clickable
 from pbem.web.diagrams import column_diagram, for_any_width
@@ -153,7 +152,7 @@ def board_svg(table: Table, seat: int, token: str) -> Markup:
 
 def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
            done: str = "", refusal: str = "", status: int = 200,
-           renewed: bool = False) -> Response:
+           notice: str = "") -> Response:
     """The seat's page, with the news since its last mail (looked at, not told)."""
     table = Table.load(game.id, lock=False)
     number = seat.number
@@ -172,10 +171,10 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
         "choices": choices(table, number) if started else [],
         "invited": table.game.status == "inviting" and table.seats[number].answer is None,
         "ply": known_ply(table, number), "read": read_back(table, number, text) if text else None,
-        "report": report, "done": done, "refusal": refusal, "renewed": renewed,
+        "report": report, "done": done, "refusal": refusal, "notice": notice,
         "public": url_for("game_page.show", game_id=game.id),
         "games": url_for("seat_page.games", token=token),
-        "pictures": seat.player.pictures,
+        "account": url_for("seat_page.ask", token=token),
         "advance": advance(table, number) if started else None,  # its own, to it alone
     }
     read, context["preview"] = context["read"], None
@@ -194,8 +193,7 @@ def render(token: str, game: Game, seat: Seat, text: str = "", report=None,
 def show(token: str, game: Game, seat: Seat):
     text = clean_text(request.args.get("move", ""))[:500]
     return render(token, game, seat, text=text,
-                  done=clean_text(request.args.get("done", ""))[:500],
-                  renewed=request.args.get("links") == "new")
+                  done=clean_text(request.args.get("done", ""))[:500])
 
 
 @seat_page.route("/play/<token>", methods=["POST"])
@@ -212,53 +210,15 @@ def play(token: str, game: Game, seat: Seat):
     shown = request.form.get("ply", "")
     if not (shown.isascii() and shown.isdigit()):
         abort(400, "The form did not say which position it showed; reload the page.")
-    generation = seat.player.links
     with transaction():
         table = Table.load(game.id)
         report = play_from_page(config(), table, seat.number, seat.player, text, int(shown))
     kick_delivery()  # the mails to the others, a bot's answer
-    if seat.player.links != generation:  # `link new` typed: this page's address is dead
-        return renewed(game, seat)
     if report.applied and not (report.failed or report.held or report.notes
                                or report.dropped):
         return redirect(url_for("seat_page.show", token=token, done=text), 303)
     status = 409 if report.failed else 200
     return render(token, game, seat, report=report, status=status)
-
-
-@seat_page.route("/play/<token>/pictures", methods=["POST"])
-@live_seat
-def pictures(token: str, game: Game, seat: Seat):
-    """`pictures on|off` from the page: the same setting and words as by mail."""
-    choice = request.form.get("pictures", "")
-    refused = post_refusal(token, seat) or (
-        None if choice in ("on", "off") else ("the form said neither on nor off", 400))
-    if refused:
-        return render(token, game, seat, refusal=f"Nothing was changed: {refused[0]}.",
-                      status=refused[1])
-    with transaction():
-        choose_pictures(seat.player, choice == "on")
-    return redirect(url_for("seat_page.show", token=token), 303)  # it says the setting
-
-
-@seat_page.route("/play/<token>/links", methods=["POST"])
-@live_seat
-def links(token: str, game: Game, seat: Seat):
-    """`link new` from the page: every link of the player's seats made before stops
-    working now (pbem.access.renew_links); the page moves to this seat's new link."""
-    refused = post_refusal(token, seat)
-    if refused:
-        return render(token, game, seat, refusal=f"No new links were made: {refused[0]}.",
-                      status=refused[1])
-    with transaction():
-        access.renew_links(seat.player)
-    return renewed(game, seat)
-
-
-def renewed(game: Game, seat: Seat) -> Response:
-    """To the seat's page under its new link, which says what was done."""
-    token = access.page_token(config(), game.id, seat.number, seat.player)
-    return redirect(url_for("seat_page.show", token=token, links="new"), 303)
 
 
 def post_refusal(token: str, seat: Seat) -> tuple[str, int] | None:
@@ -286,24 +246,35 @@ def kick_delivery() -> None:
 @live_seat
 def games(token: str, game: Game, seat: Seat):
     """All the player's games, those waiting for them first, soonest deadline first: only
-    for a link that may act (a finished game's link shows its public page)."""
+    for a link that may act (a finished game's link shows its public page). A seat's
+    link reaches its own seat only (pbem.authority): the others are linked by their
+    public pages; their seats' links are on the account's page."""
+    return render_template("web/my_games.html", rows=game_rows(seat.player, private=False),
+                           name=seat.player.name, back=url_for("seat_page.show", token=token))
+
+
+def game_rows(player, private: bool) -> list[dict]:
+    """The player's live games, those waiting for them first, soonest deadline first;
+    each linked by its seat's page where `private` (the account's page), else by its
+    public page."""
     rows = []
-    for mine in access.live_seats(seat.player):
+    for mine in access.live_seats(player):
         table = Table.load(mine.game.id, lock=False)
         number = mine.number
         waits = number in table.to_act or (table.game.status == "inviting"
                                            and mine.answer is None)
         deadline = next((w.deadline for w in waiting_on(table.game.id)
                          if w.seat == number), None) if waits else None
+        link = (url_for("seat_page.show", token=access.page_token(
+            config(), table.game.id, number, player)) if private
+            else url_for("game_page.show", game_id=table.game.id))
         rows.append({"id": table.game.id, "title": table.engine.title,
                      "players": " vs ".join(table.names), "yours": waits,
                      "status": words.status(table, number), "deadline": deadline,
-                     "link": url_for("seat_page.show", token=access.page_token(
-                         config(), table.game.id, number, seat.player))})
+                     "link": link})
     far = dt.datetime.max
     rows.sort(key=lambda row: (not row["yours"], row["deadline"] or far, row["id"]))
-    return render_template("web/my_games.html", rows=rows, name=seat.player.name,
-                           back=url_for("seat_page.show", token=token))
+    return rows
 
 
 @seat_page.route("/play.js")
