@@ -9,11 +9,11 @@ nobody else decides. A From header alone proves nothing (`FROM_ALONE`):
 | proof | how it is known | may |
 |---|---|---|
 | seat reply token | a seat's reply address, from the seat player's address | act for that seat in that game, and for the player (the address is their mail's) |
-| account token | the reply address of any other mail pbem sent the player, from their address | act for the player |
-| aligned DMARC pass | our MTA's Authentication-Results say dmarc=pass for the From's domain | act for the player |
+| account token | the reply address of any other mail pbem sent the player, from their address | act for the player (their account and their seats, e.g. `accept` to `pbem@`) |
+| aligned DMARC pass | our MTA's Authentication-Results say dmarc=pass for the From's domain | as an account token |
 | confirmation | a reply to the mail pbem sent the registered address to ask | the lines it confirms, nothing else |
 | seat link | a seat's page link (`/play/<token>`): may be forwarded with a mail | act for that seat in that game |
-| account link | a short-lived link mailed to the registered address on request | act for the player |
+| account link | a short-lived link mailed to the registered address on request | as an account token |
 | operator token | `Authorization: Bearer`, or a loopback the proxy confirms (pbem.web.operator_proof) | the operator's pages |
 | the operator's shell | the CLI, run where the database is | everything |
 | From alone | nothing but a header anyone can write | ask (answered at the registered address); be asked to confirm |
@@ -54,11 +54,11 @@ FROM_ALONE = "From alone"
 
 MAY: dict[str, frozenset[str]] = {
     SEAT_REPLY: frozenset({ASK, SEAT, ACCOUNT}),
-    ACCOUNT_TOKEN: frozenset({ASK, ACCOUNT}),
-    DMARC_PASS: frozenset({ASK, ACCOUNT}),
+    ACCOUNT_TOKEN: frozenset({ASK, SEAT, ACCOUNT}),  # the player's: their seats too
+    DMARC_PASS: frozenset({ASK, SEAT, ACCOUNT}),
     CONFIRMATION: frozenset({ASK}),  # and the lines it confirms (Proof.confirmed)
     SEAT_LINK: frozenset({ASK, SEAT}),
-    ACCOUNT_LINK: frozenset({ASK, ACCOUNT}),
+    ACCOUNT_LINK: frozenset({ASK, SEAT, ACCOUNT}),
     OPERATOR_TOKEN: frozenset({OPERATOR}),
     SHELL: frozenset({ASK, SEAT, ACCOUNT, OPERATOR}),
     FROM_ALONE: frozenset({ASK}),
@@ -108,7 +108,9 @@ def allows(proof: Proof, line: str, game: int | None = None, seat: int | None = 
 
 
 def may(proof: Proof, power: str, game: int | None = None, seat: int | None = None) -> bool:
-    """Whether `proof` grants `power`; a seat's proof grants SEAT for its own seat only."""
+    """Whether `proof` grants `power`; a seat's proof grants SEAT for its own seat only,
+    a proof of the player for any seat of theirs (which seat is theirs, the caller
+    knows: a mail's seat is its token's, checked against its From)."""
     if power not in MAY[proof.kind]:
         return False
     if power == SEAT and proof.game is not None:

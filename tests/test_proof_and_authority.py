@@ -51,11 +51,11 @@ PROOFS = [Proof(authority.FROM_ALONE), SEAT_LINK, SEAT_REPLY, Proof(authority.AC
     ("games",                           (1,   1,    1,    1,    1,    1)),
     ("help",                            (1,   1,    1,    1,    1,    1)),
     ("seeks",                           (1,   1,    1,    1,    1,    1)),
-    ("F6",                              (0,   1,    1,    0,    0,    0)),
-    ("say good luck",                   (0,   1,    1,    0,    0,    0)),
-    ("resign",                          (0,   1,    1,    0,    0,    0)),
-    ("accept",                          (0,   1,    1,    0,    0,    0)),
-    ("quiet",                           (0,   1,    1,    0,    0,    0)),
+    ("F6",                              (0,   1,    1,    1,    1,    0)),
+    ("say good luck",                   (0,   1,    1,    1,    1,    0)),
+    ("resign",                          (0,   1,    1,    1,    1,    0)),
+    ("accept",                          (0,   1,    1,    1,    1,    0)),
+    ("quiet",                           (0,   1,    1,    1,    1,    0)),
 ])
 def test_one_table_says_what_each_proof_may_do(line, expected):
     assert tuple(int(authority.allows(proof, line, 1, 0)) for proof in PROOFS) == expected
@@ -299,3 +299,54 @@ def test_mail_that_failed_dmarc_does_not_spend_the_players_budget(config):
     passed = f"Authentication-Results: {MTA}; dmarc=pass header.from=example.org\r\n"
     raw = from_alice(passed, "F6", 200).replace(b"To: pbem@pbem.test", f"To: {to}".encode())
     assert receive(config, raw) == "done: 1 line(s)"
+
+
+# -- `accept` to pbem@ (#42 item 4, on this table) -------------------------------------------
+
+def confirmed(person):
+    person.write_unproven("games")
+    person.reply("yes")
+    person.unread()
+    return person
+
+
+def test_accept_to_pbem_answers_the_one_invitation_waiting(players):
+    alice, bob = (confirmed(p) for p in players("alice", "bob"))
+    alice.write("new onyx with bob@example.org")
+    (invitation,) = bob.unread()
+    answer = bob.write("accept")  # to his account's address, not the invitation's
+    assert outcome_of(answer) == "done: 1 line(s)"
+    assert "Done: accept" in body(bob.inbox[-2]) or "Done: accept" in body(bob.last)
+    assert Seat_answers() == ["accepted", "accepted"]
+
+
+def Seat_answers():
+    from pbem.store import Seat
+    return [seat.answer for seat in Seat.select().order_by(Seat.game, Seat.number)]
+
+
+def test_accept_to_pbem_names_the_invitations_when_several_wait(players):
+    alice, bob, carol = (confirmed(p) for p in players("alice", "bob", "carol"))
+    alice.write("new onyx with bob@example.org")
+    carol.write("new onyx with bob@example.org")
+    bob.unread()
+    bob.write("accept")
+    (answer,) = bob.unread()
+    words = " ".join(body(answer).split())
+    assert ("2 invitations wait for your answer: #1 Onyx with alice; #2 Onyx with carol. "
+            "Write `accept N` with the game's number, e.g. `accept 1`.") in words
+    bob.write("accept 2")
+    assert Seat_answers() == ["accepted", None, "accepted", "accepted"]
+
+
+def test_a_reply_to_an_old_invitation_names_the_one_waiting(players):
+    alice, bob = (confirmed(p) for p in players("alice", "bob"))
+    alice.write("new onyx with bob@example.org")
+    (old,) = bob.unread()
+    bob.reply("decline", to=old)
+    alice.write("new onyx with bob@example.org")
+    bob.unread()
+    bob.reply("accept", to=old)
+    words = " ".join(body(bob.last).split())
+    assert "game #1 is cancelled; there is nothing to accept in it." in words
+    assert "Waiting for your answer: #2 Onyx with alice;" in words

@@ -59,9 +59,10 @@ COMMANDS = (
             "(or queued cards) in this game, or clear them", IN_A_GAME, True),
     Command("resign", game.resign, "resign", "give up: two players, the other wins; more, "
             "the others share the win", IN_A_GAME, True),
-    Command("accept", game.accept, "accept", "accept an invitation", IN_A_GAME, True),
-    Command("decline", game.decline, "decline", "decline an invitation (the game is "
-            "cancelled)", IN_A_GAME, True),
+    Command("accept", game.accept, "accept [N]", "accept an invitation: in its reply, or "
+            "to `pbem@…` the one waiting for me (`accept 12`: game 12's)", IN_A_GAME, True),
+    Command("decline", game.decline, "decline [N]", "decline an invitation (the game is "
+            "cancelled); to `pbem@…` as `accept`", IN_A_GAME, True),
     Command("quiet", game.mail_setting("quiet"), "quiet", "mail me only when this game "
             "waits for me, and at its start and end", MAIL, True),
     Command("normal", game.mail_setting("normal"), "normal", "the default: also when a "

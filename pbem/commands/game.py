@@ -118,7 +118,8 @@ def _check_undoable(table: Table, last: Move) -> None:
 
 def accept(speaker, table, seat, rest):
     if table.game.status != "inviting":
-        raise Refused(f"game #{table.game.id} is {table.game.status}; there is nothing to accept.")
+        raise Refused(f"game #{table.game.id} is {table.game.status}; there is nothing to "
+                      f"accept in it.{_others_waiting(speaker)}")
     Seat.update(answer="accepted").where(Seat.id == table.seats[seat].id).execute()
     table.seats[seat].answer = "accepted"
     speaker.player.confirmed = True
@@ -131,11 +132,23 @@ def accept(speaker, table, seat, rest):
 
 def decline(speaker, table, seat, rest):
     if table.game.status != "inviting":
-        raise Refused(f"game #{table.game.id} is {table.game.status}; there is nothing to decline.")
+        raise Refused(f"game #{table.game.id} is {table.game.status}; there is nothing to "
+                      f"decline in it.{_others_waiting(speaker)}")
     name = table.names[seat]
     table.cancel(f"{name} declined")
     table.notices.append(Notice(lambda viewer: (
         f"{name} declined the invitation; game #{table.game.id} is cancelled.")))
+
+
+def _others_waiting(speaker) -> str:
+    """The invitations that do wait for the writer's answer, where a reply reached an
+    old one: what they meant to answer, most likely."""
+    from pbem.commands.invited import named, waiting  # it runs this module's handlers
+    seats = waiting(speaker.player)
+    if not seats:
+        return ""
+    return (f" Waiting for your answer: {named(seats)}; reply to its invitation, or write "
+            f"`accept {seats[0].game.id}` to pbem.")
 
 
 def invitation_answer(line: str) -> str | None:

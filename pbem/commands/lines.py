@@ -18,6 +18,7 @@ from pbem.commands.catalogue import (ACCOUNT_COMMANDS, BY_NAME, GAME_COMMANDS, h
                                      lines_to_run)
 from pbem.commands.conditions import play_answers
 from pbem.commands.confirm import hold_for_confirmation
+from pbem.commands import invited
 from pbem.commands.game import invitation_answer, over_note
 from pbem.commands.queued import play_queued
 from pbem.commands.speaker import WEB, Refused, Speaker
@@ -311,6 +312,8 @@ def run_account_line(speaker: Speaker, line: str, direct: bool = False) -> list[
     command = ACCOUNT_COMMANDS.get(word)
     if command is not None:
         return command.handler(speaker, rest)
+    if direct and word in ("accept", "decline"):  # the invitation waiting, or which
+        return invited.answer_waiting(speaker, word, rest)
     if direct:
         names = ", ".join(ACCOUNT_COMMANDS)
         raise Refused(f"{word!r} is not a command. Moves go in a reply to your game's latest "
