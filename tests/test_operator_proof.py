@@ -22,9 +22,8 @@ from test_health import start_gunicorn, stop
 from test_serve import server_env  # noqa: F401  (a fixture: `pbem serve`'s settings)
 
 TOKEN = "monitor-s3cret"
-NO_TOKEN, WRONG, RIGHT = {}, {"Authorization": "Bearer monitor-s3cre"}, {
-    "Authorization": f"Bearer {TOKEN}"}
-TOKENS = {"no token": NO_TOKEN, "wrong token": WRONG, "right token": RIGHT}
+RIGHT = {"Authorization": f"Bearer {TOKEN}"}
+TOKENS = [{}, {"Authorization": "Bearer monitor-s3cre"}, RIGHT]  # none, a wrong one, the right
 # What a proxy on the machine sends on when a client in the world wrote it, or names.
 FROM_THE_WORLD = [{"X-Forwarded-For": "203.0.113.9"},
                   {"X-Forwarded-For": "127.0.0.1, 203.0.113.9"},
@@ -35,7 +34,7 @@ PATHS = ["/metrics", "/healthz"]
 # Asked of the app on loopback: (headers, status).
 ON_LOOPBACK = [
     *[({**world, **token}, 200 if token is RIGHT else 404)
-      for world in FROM_THE_WORLD for token in TOKENS.values()],
+      for world in FROM_THE_WORLD for token in TOKENS],
     ({"X-Real-IP": WORLD}, 404),
     ({"Forwarded": "for=127.0.0.1"}, 404),  # a header the shipped proxy never sets
     ({"X-Forwarded-For": "127.0.0.1"}, 404),  # forwarded, without the proxy's own word
@@ -48,9 +47,9 @@ ON_LOOPBACK = [
 THROUGH_NGINX = [
     (None, {}, 200),  # a monitor on the machine, through nginx
     *[(WORLD, {**world, **token}, 403)  # nginx's `deny all`, token or not
-      for world in [{}, *FROM_THE_WORLD] for token in TOKENS.values()],
+      for world in [{}, *FROM_THE_WORLD] for token in TOKENS],
     *[(MONITOR, {**world, **token}, 200 if token is RIGHT else 404)  # allowed: needs the token
-      for world in [{}, *FROM_THE_WORLD] for token in TOKENS.values()],
+      for world in [{}, *FROM_THE_WORLD] for token in TOKENS],
     (MONITOR, {"X-Real-IP": "127.0.0.1", "X-Forwarded-For": "127.0.0.1"}, 404),
 ]
 
