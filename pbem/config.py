@@ -67,8 +67,8 @@ class Config:
     # Bot load (pbem.commands.new): running games with a bot seat, per player and in all.
     bot_games_per_player: int = 5                # PBEM_BOT_GAMES_PER_PLAYER
     bot_games_total: int = 50                    # PBEM_BOT_GAMES_TOTAL
-    # The operator's pages (/healthz, /metrics: pbem.web.operator): from loopback, or
-    # from anywhere with this token (Authorization: Bearer …).
+    # The operator's pages (/healthz, /metrics: pbem.web.operator_proof): from anywhere
+    # with this token (Authorization: Bearer …), or from a loopback the proxy confirms.
     monitor_token: str = ""                      # PBEM_MONITOR_TOKEN (or _TOKEN_FILE)
     # This worker's name in the metrics and `pbem status` (pbem.store.workers): one per
     # worker process; '' = the host's name, enough for one worker a host.

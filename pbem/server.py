@@ -28,8 +28,12 @@ def serve(config: Config, out=print) -> None:
     worker = MailWorker(config)  # mail in and the scheduler, as `pbem worker` runs them
     worker.start()
     host, port = host_port(config.http, 8000)
+    # waitress trusts no proxy by default, and then drops the headers by which a proxy
+    # names whom it forwards (X-Forwarded-For, Forwarded, ...): behind nginx, a request
+    # from the world would reach the app as a bare loopback one, which is the operator's
+    # (pbem.web.operator_proof). Kept, they tell the app it was forwarded, and from where.
     web = create_server(create_app(config, after_move=worker.scheduler.kick_after_mail),
-                        host=host, port=port)
+                        host=host, port=port, clear_untrusted_proxy_headers=False)
     out(f"pbem is running for {config.address}")
     out(f"  web archive:  http://{host}:{port}/")
     for line in worker.describe():

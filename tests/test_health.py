@@ -106,14 +106,15 @@ def get(url: str) -> tuple[int, str]:
         return 0, ""
 
 
-def start_gunicorn(config, cwd, workers: int = 2, preload: bool = False):
-    """gunicorn serving pbem.web.wsgi:app on a free loopback port; (process, base URL)."""
+def start_gunicorn(config, cwd, workers: int = 2, preload: bool = False, **settings):
+    """gunicorn serving pbem.web.wsgi:app on a free loopback port; (process, base URL).
+    `settings`: more PBEM_* variables (PBEM_MONITOR_TOKEN, say)."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}",
                "--no-control-socket", "--graceful-timeout", "10"]
     command += ["--preload"] * preload + ["pbem.web.wsgi:app"]
     env = {**os.environ, "PBEM_DATABASE_URL": config.database_url,
-           "PBEM_DOMAIN": config.domain, "PBEM_SECRET_KEY": config.secret_key}
+           "PBEM_DOMAIN": config.domain, "PBEM_SECRET_KEY": config.secret_key, **settings}
     process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     return process, f"http://127.0.0.1:{port}"

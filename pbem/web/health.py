@@ -4,8 +4,9 @@
 reason when it does not, or when its schema is newer than this code (`schema_unknown`:
 a newer pbem migrated it, and this process runs the old one), so a monitor alerts and a
 balancer stops sending requests. The JSON names this pbem's version and commit. For the
-operator only (loopback, or PBEM_MONITOR_TOKEN: pbem.web.operator): the outbox backlog
-rises when a reaction window asks a player, which is a secret of the game.
+operator only (PBEM_MONITOR_TOKEN, or a loopback the proxy confirms:
+pbem.web.operator_proof): the outbox backlog rises when a reaction window asks a player,
+which is a secret of the game.
 Never cached: a stale "ok" is worse than none.
 """
 

@@ -1,6 +1,6 @@
 """`GET /metrics`: Prometheus metrics (prometheus-client's text format), read from the
-database at each scrape; for the operator only (loopback, or PBEM_MONITOR_TOKEN:
-pbem.web.operator), since a count of moves includes the secret ones.
+database at each scrape; for the operator only (PBEM_MONITOR_TOKEN, or a loopback the
+proxy confirms: pbem.web.operator_proof), since a count of moves includes the secret ones.
 
 Every number comes from the database, not from the process: any web process, of any
 number of gunicorn workers on any machine, answers the same, and nothing needs shared
