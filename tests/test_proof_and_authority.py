@@ -61,6 +61,23 @@ def test_one_table_says_what_each_proof_may_do(line, expected):
     assert tuple(int(authority.allows(proof, line, 1, 0)) for proof in PROOFS) == expected
 
 
+POWERS = {  # every command of the catalogue, written with an argument, and what it needs
+    "move": "seat", "board": "seat", "history": "seat", "say": "seat", "undo": "seat",
+    "if": "seat", "next": "seat", "conditions": "seat", "resign": "seat", "accept": "seat",
+    "decline": "seat", "quiet": "seat", "normal": "seat", "loud": "seat", "mail": "seat",
+    "digest": "account", "web": "account", "link": "account", "pictures": "account",
+    "games": "ask", "follow": "account", "unfollow": "account", "new": "account",
+    "name": "account", "address": "account", "remind": "ask", "annotate": "account",
+    "help": "ask", "vacation": "account", "tournament": "ask", "withdraw": "account",
+    "seek": "account", "seeks": "ask", "join": "account",
+}
+
+
+def test_every_command_has_its_power_in_the_table():
+    from pbem.commands.catalogue import COMMANDS
+    assert {c.name: authority.needs(f"{c.name} x") for c in COMMANDS} == POWERS
+
+
 def test_a_seats_proof_acts_for_that_seat_only_and_a_confirmation_for_its_lines_only():
     assert not authority.allows(OTHER_SEAT_LINK, "F6", 1, 0)
     assert not authority.allows(SEAT_REPLY, "F6", 2, 0)
@@ -98,9 +115,11 @@ def alice(players):
     return person
 
 
-@pytest.mark.parametrize("line", ["name Forged Name", "web off", "vacation 30d",
-                                  "address add mallory@evil.test", "digest on",
-                                  "pictures off", "link new"])
+@pytest.mark.parametrize("line", [
+    "name Forged Name", "web off", "vacation 30d", "address add mallory@evil.test",
+    "address remove alice@work.example", "digest on", "pictures off", "link new",
+    "new onyx with mallory@evil.test", "seek onyx", "join seek 1", "withdraw tournament 1",
+    "withdraw seek 1", "follow 1", "unfollow 1", "annotate 1", "accept", "decline 1"])
 def test_a_forged_from_changes_nothing_and_asks_the_registered_address(alice, sink, line):
     before = Player.get(Player.email == alice.address)
     forged = alice.write_unproven(line)  # From alice, no token: as anyone could write it
