@@ -53,7 +53,7 @@ def test_a_finished_games_link_opens_no_other_seat(config, client):
     old = link(config, over, 0)
     for answer in (client.get(old), client.get(old + "/games"),
                    client.post(old, data={"move": "say hi"}),
-                   client.post(old + "/pictures", data={"pictures": "off"})):
+                   client.post(old + "/account", data={})):
         assert answer.status_code == 303
         assert answer.headers["Location"] == f"/games/{over}"
         assert "/play/" not in answer.get_data(as_text=True)
@@ -61,10 +61,11 @@ def test_a_finished_games_link_opens_no_other_seat(config, client):
     assert "/play/" not in public
     for game_id in running:
         assert link(config, game_id, 0) not in public
-    # a running game's link lists them all, each with its own link
+    # a running game's link lists them all, each by its public page (#41 item 2)
     mine = client.get(link(config, running[0], 0) + "/games").get_data(as_text=True)
-    assert [int(n) for n in re.findall(r'<a href="/play/[^"]+">Onyx #(\d+)</a>', mine)] \
+    assert [int(n) for n in re.findall(r'<a href="/games/\d+">Onyx #(\d+)</a>', mine)] \
         == running
+    assert "/play/" not in mine.replace(link(config, running[0], 0), "")
     from pbem.store import Player
     assert Player.get(Player.email == f"alice@{DOMAIN}").pictures  # the switch did nothing
 
@@ -99,8 +100,7 @@ def test_a_banned_player_plays_says_and_sees_nothing_on_the_web(config, client):
     ban(f"eve@{DOMAIN}", "abuse")
     for answer in (client.get(url), client.get(url + "/games"), client.post(url, data=move),
                    client.post(url, data=say),
-                   client.post(url + "/pictures", data={"csrf": move["csrf"],
-                                                        "pictures": "off"})):
+                   client.post(url + "/account", data={"csrf": move["csrf"]})):
         assert answer.status_code == 403
         html = answer.get_data(as_text=True)
         assert BARRED in html

@@ -104,7 +104,8 @@ def test_someone_who_did_not_play_needs_to_be_named_annotator(finished, players,
     game_id, alice, bob = finished
     (carol,) = players("carol")
     def notes() -> EmailMessage:
-        message = carol.compose(f"annotate {game_id}", to="pbem@pbem.test", subject="notes")
+        message = carol.compose(f"annotate {game_id}", subject="notes",
+                                to=carol.account_address or "pbem@pbem.test")
         attach(message, annotated(game_id).replace("{A short game.}", "{Carol's notes.}"))
         return carol.send(message)
     notes()

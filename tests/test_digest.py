@@ -58,7 +58,8 @@ def test_digest_on_holds_back_the_news_of_moves_until_the_daily_digest(onyx, mai
     assert run_digests(mail_server, DAY_1_0700) == 1
     (digest,) = digests(bob)
     assert digest["Subject"] == "[pbem] daily digest: 1 game waiting for you"
-    assert digest["Reply-To"] is None  # each game has its own address, inside
+    # each game has its own address, inside; the digest's own is the player's account's
+    assert digest["Reply-To"].startswith("pbem+a-")
     words = text(digest)
     assert words.startswith("Your daily digest: 1 game waiting for you.\n\n"
                            "To play, reply to the address under each game (not to this "

@@ -105,9 +105,9 @@ def test_the_text_part_is_the_same_with_pictures_and_without(config):
 
 def test_pictures_off_by_mail_gives_the_mail_of_before_and_on_brings_them_back(onyx):
     game_id, alice, bob = onyx
-    bob.write("pictures")
+    bob.reply("pictures", to=game_mail(bob))
     assert "yours is on" in body(bob.last)
-    bob.write("pictures off")
+    bob.reply("pictures off", to=game_mail(bob))
     assert "Pictures off: your game mails show the position as text only." in body(bob.last)
     alice.reply("F6")
     mail = bob.last
@@ -115,19 +115,27 @@ def test_pictures_off_by_mail_gives_the_mail_of_before_and_on_brings_them_back(o
     assert [p.get_content_type() for p in mail.get_payload()] == ["text/plain", "text/html"]
     assert '<pre style="font-size: 13px; line-height: 1.2">' in html(mail)
     assert picture_parts(alice.last)  # hers still have them
-    bob.write("pictures on")
+    bob.reply("pictures on", to=game_mail(bob))
     bob.reply("G5", to=game_mail(bob))
     alice.reply("E7", to=game_mail(alice))
     assert picture_parts(bob.last)
 
 
-def test_pictures_are_switched_on_the_seat_page_with_its_own_form(config):
+def test_pictures_are_switched_on_the_account_page_with_its_own_form(config):
+    """The switch is the account's (#41 item 2): the seat's page mails a link to the
+    account's page, which has it."""
     from pbem.mail.tokens import play_token
-    from pbem.store import Player
+    from pbem.store import Outbox, Player
     from pbem.web import create_app
     client = create_app(config).test_client()
     game_id = start(config, "onyx", ["alice", "bob"])
-    url = f"/play/{play_token(config.secret_key, game_id, 1)}"
+    seat = f"/play/{play_token(config.secret_key, game_id, 1)}"
+    page = client.get(seat).get_data(as_text=True)
+    assert client.post(seat + "/account", data={
+        "csrf": re.search(r'name="csrf" value="(\w+)"', page).group(1)}).status_code == 200
+    mailed = bytes(Outbox.select().where(Outbox.recipient == "bob@players.test")
+                   .order_by(Outbox.id.desc()).first().message).decode()
+    url = re.search(r"(/play/account/[0-9a-f-]+)", mailed.replace("=\r\n", "")).group(1)
     shown = client.get(url).get_data(as_text=True)
     assert "Your game mails show the position as a picture." in shown
     form = re.search(r'<form method="post" action="([^"]+)" class="pictures">(.*?)</form>',
@@ -141,6 +149,7 @@ def test_pictures_are_switched_on_the_seat_page_with_its_own_form(config):
     assert Player.get(Player.email == "bob@players.test").pictures is False
     assert "Your game mails show the position as text only." in client.get(url).get_data(
         as_text=True)
+    assert "Text only" not in client.get(seat).get_data(as_text=True)  # not the seat's
 
 
 def test_a_picture_that_cannot_be_drawn_leaves_the_mail_as_text_and_the_move_played(

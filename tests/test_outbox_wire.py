@@ -37,7 +37,7 @@ def test_the_same_bytes_as_the_smtp_policy(to, subject, paragraphs, reply_to, in
 def test_a_long_header_is_folded_as_smtp_folds_it():
     config = Config(domain="pbem.test", secret_key="k")
     message = compose.build(config, ("alice", "alice@example.org"), "hello", "note",
-                            {"paragraphs": ["hi"]}, reply_to=LONG_REPLY)
+                            {"paragraphs": ["hi"]}, reply_to=LONG_REPLY, game_id=123456)
     wire = wire_bytes(message)
     # SMTP's way with a word longer than a line: encoded words (what the outbox always sent)
     assert (b"List-Unsubscribe: =?utf-8?q?=3Cmailto=3Apbem+123456-4-briyz7aeqwtd5zdn=40pbe?=\r\n"

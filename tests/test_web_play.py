@@ -276,7 +276,8 @@ def test_my_games_lists_every_game_of_the_player_theirs_first_soonest_first(conf
     rows = re.findall(r'<tr( class="yours")?><td><a href="([^"]+)">Onyx #(\d+)</a>', html)
     assert [(bool(yours), int(number)) for yours, _, number in rows] == [
         (True, soon), (True, slow), (False, waiting)]
-    assert [href for _, href, _ in rows] == [link(config, soon, 0), link(config, slow, 0),
-                                             link(config, waiting, 1)]
+    # a seat's link reaches no other seat (#41 item 2): the list links the public pages
+    assert [href for _, href, _ in rows] == [f"/games/{soon}", f"/games/{slow}",
+                                             f"/games/{waiting}"]
     assert "<h1>alice's games</h1>" in html
     assert "carol" in html and "bob" in html and "@" + DOMAIN not in html

@@ -10,6 +10,7 @@ import re
 
 from notation.record import format_record
 from pbem.commands.conditions import CONDITIONAL, forget_for_game
+from pbem.commands.invited import named, waiting
 from pbem.commands.speaker import Refused, Speaker
 from pbem.engines.base import CHANCE
 from pbem.play import Table, actor_name
@@ -143,7 +144,6 @@ def decline(speaker, table, seat, rest):
 def _others_waiting(speaker) -> str:
     """The invitations that do wait for the writer's answer, where a reply reached an
     old one: what they meant to answer, most likely."""
-    from pbem.commands.invited import named, waiting  # it runs this module's handlers
     seats = waiting(speaker.player)
     if not seats:
         return ""

@@ -2,14 +2,14 @@
 one invitation waiting for the writer's answer is answered, `accept 12` answers game
 12's, and where several wait (or none) the answer names them, with what to write.
 
-The answer is the game's own `accept` / `decline` (pbem.commands.game), run on its
-table as a reply to the invitation would run it; the others hear of it as they would
+The answer is the game's own `accept` / `decline` (pbem.commands.game, handed in by
+the caller: that module asks this one which invitations wait), run on its table as a
+reply to the invitation would run it; the others hear of it as they would
 then (pbem.policy.conversation), and the writer in the answer to their mail.
 """
 
 from __future__ import annotations
 
-from pbem.commands import game
 from pbem.commands.speaker import Refused, Speaker
 from pbem.play import Table
 from pbem.policy import conversation
@@ -33,8 +33,9 @@ def named(seats: list[Seat]) -> str:
     return "; ".join(rows)
 
 
-def answer_waiting(speaker: Speaker, word: str, rest: str) -> list[str]:
-    """`accept` / `decline` [N] to pbem@: answer the invitation meant, or say which."""
+def answer_waiting(speaker: Speaker, word: str, rest: str, handler) -> list[str]:
+    """`accept` / `decline` [N] to pbem@: answer the invitation meant (with `handler`,
+    the game command's), or say which."""
     seats = waiting(speaker.player)
     number = rest.strip().lstrip("#")
     if number:
@@ -51,7 +52,6 @@ def answer_waiting(speaker: Speaker, word: str, rest: str) -> list[str]:
     seat = chosen[0] if number else seats[0]
     table = Table.load(seat.game.id)
     table.seats[seat.number].player = speaker.player
-    handler = game.accept if word == "accept" else game.decline
     notes = handler(speaker, table, seat.number, "") or []
     conversation.after_write(speaker.config, table, {}, in_reply_to=speaker.message_id)
     return [f"Game #{seat.game.id}: {'accepted' if word == 'accept' else 'declined'}."] + notes

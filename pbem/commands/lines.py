@@ -313,7 +313,7 @@ def run_account_line(speaker: Speaker, line: str, direct: bool = False) -> list[
     if command is not None:
         return command.handler(speaker, rest)
     if direct and word in ("accept", "decline"):  # the invitation waiting, or which
-        return invited.answer_waiting(speaker, word, rest)
+        return invited.answer_waiting(speaker, word, rest, GAME_COMMANDS[word].handler)
     if direct:
         names = ", ".join(ACCOUNT_COMMANDS)
         raise Refused(f"{word!r} is not a command. Moves go in a reply to your game's latest "
