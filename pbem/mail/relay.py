@@ -13,9 +13,13 @@ plain connection to another machine.
 What can go wrong is told apart, because the outbox acts on it differently:
 `RelayUnavailable` (no connection, TLS or login failed, the relay refuses our sender):
 nothing can go out now, every message waits; `Refused` (the relay answered one message
-with an error): a 5xx is permanent for that message, except a 5.7.x policy refusal of a
-recipient ("relay access denied", "authentication required"), which is the relay's
-opinion of us, not of the address, and is retried like a 4xx.
+with an error): a 4xx is retried, a 5xx is permanent for that message and gives it up.
+So does a 5.7.x policy refusal of a recipient ("relay access denied", "authentication
+required"), although it is the relay's opinion of us rather than of the address: retried
+for five days it would only hide a misconfigured relay, while mail given up raises the
+operator's alert and goes again with `pbem outbox retry --all-failed` once the relay is
+mended. Whose fault a refusal is, its status code says (`status`, pbem.mail.statuses);
+the policy counts only a failure of the mailbox against the player.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import ssl
 from typing import Callable
 
 from pbem.config import Config, host_port
+from pbem.mail.statuses import reply_status
 
 TIMEOUT = 30  # seconds for any one SMTP exchange
 MODES = ("starttls", "tls", "no")
@@ -46,10 +51,13 @@ class Refused(Exception):
 
     @property
     def permanent(self) -> bool:
-        """A 5xx for the recipient or the message itself; not a policy refusal of us."""
-        if self.code < 500:
-            return False
-        return not (self.stage == "RCPT TO" and re.match(r"5\.7\.\d", self.text))
+        """A 5xx: trying again would get the same answer."""
+        return self.code >= 500
+
+    @property
+    def status(self) -> str:
+        """Its enhanced status code ('5.1.1', '5.7.1'), or the reply code without one."""
+        return reply_status(self.code, self.text)
 
 
 def security(config: Config) -> str:
