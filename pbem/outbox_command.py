@@ -20,6 +20,7 @@ import datetime as dt
 import sys
 
 from pbem.engines.base import OptionError
+from pbem.terminal import say
 
 STATES = ("waiting", "failed", "sent")
 
@@ -71,14 +72,14 @@ def _outbox(args) -> int:
     try:
         open_existing(config.database_url)  # never a new, empty store
     except NoStore as missing:  # the wrong directory or settings
-        print(f"pbem outbox: {missing}", file=sys.stderr)
+        say(f"pbem outbox: {missing}", file=sys.stderr)
         return 1
     try:
         with transaction():
             for line in ACTIONS[args.action](args):
-                print(line)
+                say(line)
     except (OptionError, ValueError) as error:
-        print(f"pbem outbox {args.action}: {error}", file=sys.stderr)
+        say(f"pbem outbox {args.action}: {error}", file=sys.stderr)
         return 2
     return 0
 

@@ -192,3 +192,33 @@ def test_a_relay_that_refuses_us_gives_the_mail_up_and_retry_mends_it(config, si
     assert retried.stdout.startswith("1 mail back in the queue"), retried.stderr
     assert deliver_due(config) == 1
     assert len(sink.to("carol@example.net")) == 1
+
+
+# -- what the operator's terminal is shown (#41 item 7) ---------------------------------------
+
+def test_the_outbox_commands_print_no_control_character_that_came_from_outside(
+        onyx, sink, mail_server, tmp_path):
+    """A report's Final-Recipient and words with ESC and BEL in them (a terminal would
+    clear its screen, retitle its window), and rows an older pbem kept as they came."""
+    game_id, alice, bob = onyx
+    alice.reply("F6")
+    env = {"PBEM_DATABASE_URL": mail_server.database_url, "PBEM_SECRET_KEY": "k"}
+
+    def shown(*command) -> str:
+        out = run_pbem(*command, cwd=tmp_path, env=env).stdout
+        assert not any(c in out for c in "\x1b\x07\x9b"), (command, out)
+        return out
+
+    escaped = (DSN.replace("Original-Recipient: rfc822;{recipient}\n", "")
+               .replace("Final-Recipient: rfc822; {recipient}",
+                        "Final-Recipient: rfc822; {recipient}\x1b[2J\x07"))
+    report(mail_server, escaped, last_return_path(sink, BOB), 1)
+    shown("outbox", "bounces")
+    report(mail_server, DSN, last_return_path(sink, BOB), 2,
+           diagnostic="550 5.1.1 \x1b]0;owned\x07User unknown")
+    assert "5.1.1 ]0;ownedUser unknown" in shown("outbox", "bounces")
+    Bounce.update(reason="delivery report: \x1b[2Jbob@example.org\x07\x9b failed").execute()
+    Outbox.update(failed=Outbox.created, last_error="550 5.1.1 \x1b[31mUser unknown\x07").where(
+        Outbox.id == Outbox.select(Outbox.id).where(Outbox.recipient == BOB).limit(1)).execute()
+    assert "delivery report: [2Jbob@example.org failed" in shown("outbox", "bounces")
+    assert "550 5.1.1 [31mUser unknown" in shown("outbox", "--failed")
