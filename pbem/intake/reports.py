@@ -67,7 +67,9 @@ def take_report(config, mail, now=None) -> str | None:
     if mail.size > config.max_message_bytes or structure_refusal(mail.raw):
         return f"ignored: delivery report for mail {sent.id} too large or malformed to read"
     failures = permanent_failures(mail.raw)
-    if not failures:
+    if not failures:  # a delay warning: the relay is still trying
+        log.info("a delivery report for mail %d to %s shows no permanent failure (a delay "
+                 "warning?); nothing counted", sent.id, sent.recipient)
         return f"ignored: delivery report for mail {sent.id} shows no permanent failure"
     failure = next((f for f in failures if sent.recipient and sent.recipient.lower()
                     in f.recipients), None)
