@@ -30,6 +30,7 @@ import smtplib
 import ssl
 from typing import Callable
 
+from notation.text import clean_text
 from pbem.config import Config, host_port
 from pbem.mail.statuses import reply_status
 
@@ -229,6 +230,8 @@ def _untrusted(name: str, error: ssl.SSLCertVerificationError) -> str:
 
 
 def _text(reply: bytes | str) -> str:
+    """The relay's words on one line, kept without control characters (they are shown to
+    the operator, and may quote what a stranger wrote)."""
     text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
-    return " ".join(text.split())[:400]
+    return " ".join(clean_text(text).split())[:400]
 
