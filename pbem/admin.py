@@ -202,7 +202,8 @@ def _player(address: str) -> Player:
 def merge_players(config: Config, address: str, into: str) -> Player:
     """One player with two player rows: everything of `address` (seats, games created,
     requests, vacations, second addresses) moves to the player at `into`, who keeps their
-    name and settings and plays on from `into`. When nobody has `into` yet, the player
+    name and settings and plays on from `into`, with the newer of the two generations of
+    seat links (a link either cut stays cut). When nobody has `into` yet, the player
     simply moves there."""
     into = _address(into)
     with transaction():
@@ -249,6 +250,10 @@ def _fold(old: Player, kept: Player) -> None:
     Vacation.update(player=kept).where(Vacation.player == old).execute()
     Address.update(player=kept).where(Address.player == old).execute()
     kept.confirmed = True  # the administrator vouches for it, as with `pbem new`
+    # A link cut with `link new` stays cut: the seats keep the newer generation of the
+    # two (pbem.access). The older one's links die with it; each game mail carries the
+    # seat's link as it is now.
+    kept.links = max(kept.links, old.links)
     kept.save()
     old.delete_instance()
 

@@ -48,6 +48,7 @@ from pbem.engines.game import Game, RecordError, replay_variation, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
 from pbem.schema_command import add_commands as schema_commands  # light too
 from pbem.store.database import NoStore, SchemaTooNew  # light: peewee only
+from pbem.terminal import say  # light: notation only
 
 EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
 EX_SIGPIPE = 128 + 13  # what a shell reports for a writer whose reader went away
@@ -76,21 +77,21 @@ def _main(argv: list[str] | None) -> int:
         if args.env_file:
             os.environ.update(read_env_file(args.env_file))  # the file wins, as in systemd
         for warning in unknown_settings(os.environ):
-            print(f"pbem: {warning}", file=sys.stderr)
+            say(f"pbem: {warning}", file=sys.stderr)
         return args.run(args)
     except SchemaTooNew as error:  # a newer pbem migrated it: this one must not run on it
-        print(f"pbem {_name(args)}: {error}", file=sys.stderr)
+        say(f"pbem {_name(args)}: {error}", file=sys.stderr)
         return EX_TEMPFAIL if args.run is _ingest else EX_CONFIG
     except NoStore as error:  # only serve and worker make a store: nothing was created
         if args.run is _ingest:
-            print(f"pbem ingest: try again later: {error}", file=sys.stderr)
+            say(f"pbem ingest: try again later: {error}", file=sys.stderr)
             return EX_TEMPFAIL  # the MTA keeps the mail until the settings are mended
-        print(f"pbem {_name(args)}: {error}", file=sys.stderr)
+        say(f"pbem {_name(args)}: {error}", file=sys.stderr)
         return 1
     except SettingsError as error:
-        print("pbem: the settings cannot be used:", file=sys.stderr)
+        say("pbem: the settings cannot be used:", file=sys.stderr)
         for problem in error.problems:
-            print(f"  {problem}", file=sys.stderr)
+            say(f"  {problem}", file=sys.stderr)
         return EX_TEMPFAIL if args.run is _ingest else EX_CONFIG
 
 
@@ -257,19 +258,19 @@ def _record_check(args) -> int:
         records, error = _load(path)
         if records is None:
             failures += 1
-            print(f"{path}: {error}", file=sys.stderr)
+            say(f"{path}: {error}", file=sys.stderr)
             continue
         for number, record in enumerate(records, start=1):
             name = path if len(records) == 1 else f"{path} game {number}"
             for warning in record.warnings:
-                print(f"{name}: warning: {warning}", file=sys.stderr)
+                say(f"{name}: warning: {warning}", file=sys.stderr)
             try:
                 Game.from_record(record).check_result(record)
             except RecordError as failure:
                 failures += 1
-                print(f"{name}: {failure}", file=sys.stderr)
+                say(f"{name}: {failure}", file=sys.stderr)
             else:
-                print(f"{name}: ok, {len(record.moves)} plies, result {record.result}")
+                say(f"{name}: ok, {len(record.moves)} plies, result {record.result}")
     return 1 if failures else 0
 
 
@@ -278,11 +279,11 @@ def _record_show(args) -> int:
     if records is not None and not 1 <= args.game <= len(records):
         error = f"--game must be from 1 to {len(records)}"
     if error is not None:
-        print(f"{args.file}: {error}", file=sys.stderr)
+        say(f"{args.file}: {error}", file=sys.stderr)
         return 1
     record = records[args.game - 1]
     if args.ply is not None and not 0 <= args.ply <= len(record.moves):
-        print(f"{args.file}: --ply must be from 0 to {len(record.moves)}", file=sys.stderr)
+        say(f"{args.file}: --ply must be from 0 to {len(record.moves)}", file=sys.stderr)
         return 1
     try:
         if args.variation is not None:
@@ -290,12 +291,12 @@ def _record_show(args) -> int:
         else:
             game = Game.from_record(record, plies=args.ply)
     except (RecordError, ValueError) as failure:
-        print(f"{args.file}: {failure}", file=sys.stderr)
+        say(f"{args.file}: {failure}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(game.engine.position(game.state)))
+        say(json.dumps(game.engine.position(game.state)))
     else:
-        print(game.engine.text_diagram(game.engine.view(game.state, None)))
+        say(game.engine.text_diagram(game.engine.view(game.state, None)))
     return 0
 
 
@@ -319,7 +320,7 @@ def _selfplay(args) -> int:
         players = args.players or engine.min_players
         game = selfplay(engine, options, players, args.seed)
     except (UnknownGame, OptionError) as error:
-        print(f"pbem selfplay: {error}", file=sys.stderr)
+        say(f"pbem selfplay: {error}", file=sys.stderr)
         return 2
     sys.stdout.write(format_record(game.record()))
     return 0
@@ -337,13 +338,13 @@ def _games(args) -> int:
     for engine in ENGINES.values():
         players = (f"{engine.min_players}" if engine.min_players == engine.max_players
                    else f"{engine.min_players}-{engine.max_players}")
-        print(f"{engine.id}: {engine.title}, {players} players")
+        say(f"{engine.id}: {engine.title}, {players} players")
         for option in engine.options:
-            print(f"    {option.name}={option.default}  {option.help}")
+            say(f"    {option.name}={option.default}  {option.help}")
         time, timeout = DEFAULTS.get(engine.id, FALLBACK)
-        print(f"    time={time}  the clock: 3d for each move, 10d+2d a bank of 10 days plus "
+        say(f"    time={time}  the clock: 3d for each move, 10d+2d a bank of 10 days plus "
               f"2 after each move, or none")
-        print(f"    timeout={timeout}  when a player's time runs out: forfeit (they lose), "
+        say(f"    timeout={timeout}  when a player's time runs out: forfeit (they lose), "
               f"auto (a move is played for them) or bot (a bot plays it)")
     return 0
 
@@ -388,7 +389,7 @@ def _worker(args) -> int:
     try:
         work(config)
     except (ValueError, OSError) as error:  # a setting we cannot use, a port taken
-        print(f"pbem worker: {error}", file=sys.stderr)
+        say(f"pbem worker: {error}", file=sys.stderr)
         return 1
     return 0
 
@@ -418,7 +419,7 @@ def _admin(args) -> int:
             said = f"mail from {args.address.strip().lower()} is taken again"
         elif args.action == "bans":
             for ban in admin.bans():
-                print(f"{ban.address}  since {ban.created:%Y-%m-%d}  {ban.reason}".rstrip())
+                say(f"{ban.address}  since {ban.created:%Y-%m-%d}  {ban.reason}".rstrip())
             return 0
         elif args.action == "annotator":
             admin.add_annotator(args.game, args.address)
@@ -433,13 +434,13 @@ def _admin(args) -> int:
                     + (f"games {', '.join(f'#{n}' for n in games)} now show "
                        f"'{forget.FORMER_PLAYER}'" if games else "they played in no game"))
     except admin.AdminError as error:
-        print(f"pbem admin {args.action}: {error}", file=sys.stderr)
+        say(f"pbem admin {args.action}: {error}", file=sys.stderr)
         return 1
     try:
         deliver_due(config)
     except Exception as error:  # the outbox keeps the mail; the worker retries it
-        print(f"pbem admin: mail waits in the outbox ({error})", file=sys.stderr)
-    print(said)
+        say(f"pbem admin: mail waits in the outbox ({error})", file=sys.stderr)
+    say(said)
     return 0
 
 
@@ -450,9 +451,9 @@ def _backup(args) -> int:
     try:
         done = backup(config.database_url, args.target, keep=args.keep)
     except BackupError as error:
-        print(f"pbem backup: {error}", file=sys.stderr)
+        say(f"pbem backup: {error}", file=sys.stderr)
         return 1
-    print(f"backed up to {done}")
+    say(f"backed up to {done}")
     return 0
 
 
@@ -465,12 +466,12 @@ def _new(args) -> int:
         config = _server_config()
         game_id = start_game(config, engine, options, args.player)
     except (UnknownGame, OptionError, NotABot) as error:
-        print(f"pbem new: {error}", file=sys.stderr)
+        say(f"pbem new: {error}", file=sys.stderr)
         return 2
     deliver_due(config)
     people = [address for address in args.player if not is_bot(address)]
-    print(f"game #{game_id} started; mail went to {', '.join(people) or 'nobody (bots only)'}")
-    print(game_id)
+    say(f"game #{game_id} started; mail went to {', '.join(people) or 'nobody (bots only)'}")
+    say(game_id)
     return 0
 
 
@@ -490,11 +491,11 @@ def _arena(args) -> int:
         standings = arena(engine, contestants, args.games, options, seats, seed=args.seed,
                           fill=args.fill)
     except (UnknownGame, OptionError, ValueError) as error:
-        print(f"pbem arena: {error}", file=sys.stderr)
+        say(f"pbem arena: {error}", file=sys.stderr)
         return 2
-    print(f"{engine.title}, {seats} players, {args.games} games:")
+    say(f"{engine.title}, {seats} players, {args.games} games:")
     for line in summary(standings, seats):
-        print(line)
+        say(line)
     return 0
 
 
@@ -507,9 +508,9 @@ def _ingest(args) -> int:
     try:
         outcome = ingest(_server_config(), raw)
     except (TemporaryFailure, OperationalError) as error:
-        print(f"pbem ingest: try again later: {error}", file=sys.stderr)
+        say(f"pbem ingest: try again later: {error}", file=sys.stderr)
         return EX_TEMPFAIL
-    print(outcome)
+    say(outcome)
     return 0
 
 
@@ -523,7 +524,7 @@ def _deliver(args) -> int:
     from pbem.policy.delivery import deliver_due
     config = _server_config()
     sent = deliver_due(config)
-    print(f"sent {sent}; {pending()} waiting")
+    say(f"sent {sent}; {pending()} waiting")
     return 0
 
 

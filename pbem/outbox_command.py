@@ -8,10 +8,13 @@
     pbem outbox bounces                the addresses our mail bounces from, and their scores
     pbem outbox clear ADDRESS          mail goes to ADDRESS again (it bounced; now it works)
 
-A given-up mail is one the relay refused for good (5xx) or that waited five days; a
-bouncing address is one whose mail came back for good on PBEM_BOUNCE_THRESHOLD days
-(pbem.policy.bouncing). `retry` also takes an address off the bouncing list when it names
-one: the operator says it works again.
+A given-up mail is one the relay refused for good (5xx, a relay's "Relay access denied"
+too: mend the relay, then `retry --all-failed`) or that waited five days; a bouncing
+address is one whose mailbox failed for good (no such user, disabled, full: not a
+refusal of the message) on PBEM_BOUNCE_THRESHOLD days (pbem.policy.bouncing). `retry`
+also takes an address off the bouncing list when it names one: the operator says it
+works again. Every line is printed without control characters (pbem.terminal): the
+relay's and the reports' words come from outside.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import datetime as dt
 import sys
 
 from pbem.engines.base import OptionError
+from pbem.terminal import say
 
 STATES = ("waiting", "failed", "sent")
 
@@ -71,14 +75,14 @@ def _outbox(args) -> int:
     try:
         open_existing(config.database_url)  # never a new, empty store
     except NoStore as missing:  # the wrong directory or settings
-        print(f"pbem outbox: {missing}", file=sys.stderr)
+        say(f"pbem outbox: {missing}", file=sys.stderr)
         return 1
     try:
         with transaction():
             for line in ACTIONS[args.action](args):
-                print(line)
+                say(line)
     except (OptionError, ValueError) as error:
-        print(f"pbem outbox {args.action}: {error}", file=sys.stderr)
+        say(f"pbem outbox {args.action}: {error}", file=sys.stderr)
         return 2
     return 0
 

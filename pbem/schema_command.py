@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import sys
 
+from pbem.terminal import say
+
 
 def add_commands(commands) -> None:
     migrate = commands.add_parser("migrate", help="bring the database's schema up to date "
@@ -48,9 +50,9 @@ def _up(db) -> int:
     from pbem.store.database import applied_migrations, migrate_schema
     done = migrate_schema(db)
     for name in done:
-        print(f"applied {name}")
+        say(f"applied {name}")
     applied = applied_migrations(db)
-    print(f"schema: up to date at {applied[-1]} ({len(applied)} migrations)"
+    say(f"schema: up to date at {applied[-1]} ({len(applied)} migrations)"
           + ("" if done else "; nothing to do"))
     return 0
 
@@ -60,25 +62,25 @@ def _back_to(db, wanted: str, yes: bool) -> int:
     applied = applied_migrations(db)
     keep = _migration(wanted, applied)
     if keep is None:
-        print(f"pbem migrate: --back-to {wanted}: no applied migration has that number; "
+        say(f"pbem migrate: --back-to {wanted}: no applied migration has that number; "
               f"applied: {', '.join(applied)}", file=sys.stderr)
         return 2
     undo = [name for name in reversed(applied) if _number(name) > _number(keep)]
     if not undo:
-        print(f"nothing to undo: the schema is at {keep}")
+        say(f"nothing to undo: the schema is at {keep}")
         return 0
     if not yes:
-        print(f"would undo, newest first: {', '.join(undo)}; the schema would then be at "
+        say(f"would undo, newest first: {', '.join(undo)}; the schema would then be at "
               f"{keep}.")
-        print("Each undo drops what its migration added (tables, columns, indexes), with "
+        say("Each undo drops what its migration added (tables, columns, indexes), with "
               "their rows. Stop every pbem process and back up first (pbem backup), then "
               "run this again with --yes.")
         return 1
     with migrating_alone(db):
         done = runner(db).down(target=undo[-1])
     for name in done:
-        print(f"undone {name}")
-    print(f"schema: at {keep}; start the pbem whose newest migration that is "
+        say(f"undone {name}")
+    say(f"schema: at {keep}; start the pbem whose newest migration that is "
           f"(CHANGELOG.md names each version's)")
     return 0
 

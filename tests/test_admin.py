@@ -177,6 +177,23 @@ def test_a_merge_into_a_new_address_moves_the_player(onyx, mail_server, players)
     assert moves_of(game_id) == ["F6"]
 
 
+def test_a_merge_keeps_the_links_cut_with_link_new_dead(onyx, mail_server, players):
+    """alice cut her seat links (`link new`), then the operator merged her into her work
+    address, whose player never did: the link she cut must stay dead (#41 item 7)."""
+    from pbem.mail.tokens import play_token
+    game_id, alice, bob = onyx
+    alice_work, = players("alice.work")
+    alice_work.write("games")
+    alice_work.reply("yes")
+    client = create_app(mail_server).test_client()
+    cut, renewed = (f"/play/{play_token(mail_server.secret_key, game_id, 0, generation)}"
+                    for generation in (0, 1))
+    alice.write("link new")
+    assert (client.get(cut).status_code, client.get(renewed).status_code) == (404, 200)
+    merge_players(mail_server, alice.address, alice_work.address)
+    assert (client.get(cut).status_code, client.get(renewed).status_code) == (404, 200)
+
+
 def test_two_addresses_seated_in_one_game_are_not_merged(onyx, mail_server):
     game_id, alice, bob = onyx
     with pytest.raises(AdminError, match=rf"both sit in game #{game_id}"):

@@ -9,109 +9,17 @@ not sign changes nothing. `pbem outbox` lists, retries and drops mail in a real 
 """
 
 import email
-import smtplib
-import os
-import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
 
+from bouncemail import (DSN, EXIM, QMAIL, EnvelopeSink, last_return_path, outcome_of, report,
+                        run_pbem)
 from databases import first_start
-from mailtest import Sink, body
+from mailtest import body
 from pbem.mail.tokens import read_return_path, return_path
 from pbem.store import Inbound, Outbox, Request
 from pbem.store.models import Bounce, utcnow
-
-DSN = """\
-From: MAILER-DAEMON@relay.example.org (Mail Delivery System)
-To: {to}
-Subject: Undelivered Mail Returned to Sender
-Auto-Submitted: auto-replied
-Message-ID: <{id}@relay.example.org>
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="B"
-
---B
-Content-Type: text/plain
-
-This is the mail system at host relay.example.org.
-<bob@example.org>: host mx.example.org said: 550 5.1.1 User unknown
-
---B
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; relay.example.org
-
-Final-Recipient: rfc822; bob@example.org
-Original-Recipient: rfc822;bob@example.org
-Action: {action}
-Status: {status}
-Diagnostic-Code: smtp; 550 5.1.1 <bob@example.org>: User unknown
-
---B
-Content-Type: text/rfc822-headers
-
-From: pbem <pbem@pbem.test>
-To: bob <bob@example.org>
-Subject: [pbem] Onyx #1: alice vs bob
-
---B--
-"""
-
-EXIM = """\
-From: Mail Delivery System <Mailer-Daemon@mx.example.org>
-To: {to}
-Subject: Mail delivery failed: returning message to sender
-Auto-Submitted: auto-replied
-Message-ID: <{id}@mx.example.org>
-
-This message was created automatically by mail delivery software.
-
-A message that you sent could not be delivered to one or more of its
-recipients. This is a permanent error. The following address(es) failed:
-
-  bob@example.org
-    SMTP error from remote mail server after RCPT TO:<bob@example.org>:
-    550 5.1.1 User unknown
-
------- This is a copy of the message, including all the headers. ------
-
-From: pbem <pbem@pbem.test>
-To: bob <bob@example.org>
-Subject: [pbem] Onyx #1: alice vs bob
-"""
-
-QMAIL = """\
-From: MAILER-DAEMON@mx.example.org
-To: {to}
-Subject: failure notice
-Message-ID: <{id}@mx.example.org>
-
-Hi. This is the qmail-send program at mx.example.org.
-I'm afraid I wasn't able to deliver your message to the following addresses.
-This is a permanent error; I've given up. Sorry it didn't work out.
-
-<bob@example.org>:
-Sorry, no mailbox here by that name. (#5.1.1)
-
---- Below this line is a copy of the message.
-
-From: pbem <pbem@pbem.test>
-Subject: [pbem] Onyx #1: alice vs bob
-"""
-
-
-class EnvelopeSink(Sink):
-    """The relay, keeping each message's envelope sender (its return path) too."""
-
-    def __init__(self):
-        super().__init__()
-        self.senders: list[tuple[str, list[str]]] = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.senders.append((envelope.mail_from, list(envelope.rcpt_tos)))
-        return await super().handle_DATA(server, session, envelope)
 
 
 @pytest.fixture
@@ -121,23 +29,6 @@ def sink():
     sink.stop()
 
 
-def report(config, template: str, to: str, number: int = 1, action: str = "failed",
-           status: str = "5.1.1") -> None:
-    """A relay's delivery report, from the null sender to `to`, through the listener."""
-    text = template.format(to=to, id=f"report-{number}", action=action, status=status)
-    port = int(config.smtp_listen.rsplit(":", 1)[1])
-    with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
-        smtp.sendmail("", [to], text.encode())
-
-
-def last_return_path(sink, address: str) -> str:
-    return [sender for sender, rcpts in sink.senders if address in rcpts][-1]
-
-
-def outcome_of(number: int) -> str:
-    return Inbound.get(Inbound.message_id.contains(f"report-{number}@")).outcome
-
-
 def test_every_mail_leaves_with_a_return_path_of_its_own(onyx, sink, mail_server):
     game_id, alice, bob = onyx
     alice.reply("F6")
@@ -145,8 +36,8 @@ def test_every_mail_leaves_with_a_return_path_of_its_own(onyx, sink, mail_server
     assert len(set(paths)) == len(paths) >= 3  # two start mails, the move's news
     for sender, rcpts in sink.senders:
         assert sender.startswith("pbem-bounce+b-") and sender.endswith("@pbem.test")
-        outbox_id = read_return_path(mail_server.secret_key, sender, mail_server.domain)
-        assert Outbox.get_by_id(outbox_id).recipient == rcpts[0]
+        path = read_return_path(mail_server.secret_key, sender, mail_server.domain)
+        assert Outbox.get(Outbox.return_key == path.key).recipient == rcpts[0]
 
 
 @pytest.mark.parametrize("template", [DSN, EXIM, QMAIL], ids=["rfc3464", "exim", "qmail"])
@@ -175,7 +66,7 @@ def test_a_delay_warning_and_forged_reports_change_nothing(onyx, sink, mail_serv
     forged = genuine[:-len("@pbem.test") - 3] + "aaa@pbem.test"  # the signature altered
     report(mail_server, DSN, forged, 2)
     assert outcome_of(2) == "ignored: delivery report to a return path we did not sign"
-    guessed = return_path("not our secret", 1, "pbem.test")
+    guessed = return_path("not our secret", "a" * 24, "pbem.test")
     report(mail_server, DSN, guessed, 3)
     assert outcome_of(3) == "ignored: delivery report to a return path we did not sign"
     report(mail_server, DSN, "pbem-bounce@pbem.test", 4)
@@ -189,8 +80,9 @@ def test_past_the_threshold_no_mail_goes_until_the_player_writes_again(
     game_id, alice, bob = onyx
     alice.reply("F6")
     for day in range(1, 4):  # one hard bounce a day counts; two on one day count once
-        report(mail_server, DSN, last_return_path(sink, "bob@example.org"), day * 10)
-        report(mail_server, DSN, last_return_path(sink, "bob@example.org"), day * 10 + 1)
+        for number in (day * 10, day * 10 + 1):  # two mails to bob (a mail counts once)
+            alice.reply(f"say note {number}", to=alice.inbox[0])
+            report(mail_server, DSN, last_return_path(sink, "bob@example.org"), number)
         if day < 3:
             assert Bounce.get(Bounce.address == "bob@example.org").score == day
             frozen_time.move(days=1)
@@ -263,12 +155,6 @@ def test_a_confirmation_request_that_bounced_no_longer_blocks_the_next(config, s
 
 
 # -- pbem outbox, against a real store ------------------------------------------------
-
-def run_pbem(*argv, cwd, env):
-    base = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-    return subprocess.run([sys.executable, "-m", "pbem", *argv], cwd=cwd, env={**base, **env},
-                          capture_output=True, text=True, timeout=120)
-
 
 def test_pbem_outbox_lists_retries_drops_and_clears(tmp_path):
     env = {"PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.db'}", "PBEM_SECRET_KEY": "k",

@@ -134,9 +134,9 @@ def test_mail_given_up_stays_counted_after_cleanup_deletes_it_and_a_retry(config
     from pbem.outbox_command import retry
     start_game(config, ENGINES["onyx"], {}, ["alice@example.org", "bob@example.org"])
     first, second = Outbox.select().order_by(Outbox.id)
-    give_up(config, first, utcnow(), "550 5.1.1 no such user", permanent=True)
+    give_up(config, first, utcnow(), "550 5.1.1 no such user", status="5.1.1")
     assert scrape(config)[("pbem_outbox_given_up_total",)] == 1
-    give_up(config, second, utcnow(), "550 5.1.1 no such user", permanent=True)
+    give_up(config, second, utcnow(), "550 5.1.1 no such user", status="5.1.1")
     retry(Namespace(ids=[second.id], address=None, all_failed=False))  # `pbem outbox retry`
     assert Outbox.get_by_id(second.id).failed is None
     assert scrape(config)[("pbem_outbox_given_up_total",)] == 2

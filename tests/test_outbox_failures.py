@@ -1,6 +1,7 @@
 """When mail out goes wrong for real, through SMTP on loopback: a relay that refuses a
-recipient for good (5xx), a relay that refuses us (5.7.x: retried, not given up), mail
-that waited for days, and a deliverer killed (SIGKILL) while the relay held its message.
+recipient for good (5xx), mail that waited for days, and a deliverer killed (SIGKILL)
+while the relay held its message. (A relay that refuses us, 5.7.x, is given up and
+mended with `pbem outbox retry`: test_bounces_counted.py.)
 """
 
 import asyncio
@@ -87,15 +88,6 @@ def test_a_bounce_while_the_game_waits_for_someone_else_tells_nobody(onyx, sink,
     assert [m.text for m in Move.select().where(Move.game == game_id)][-1] == "G5"
     assert Outbox.select().where(Outbox.failed.is_null(False)).count() == 1
     assert not [m for m in alice.inbox if "bounces" in m["Subject"]]
-
-
-def test_a_policy_refusal_of_us_is_retried_not_given_up(config, sink):
-    config = replace(config, smtp_relay=sink.address)
-    sink.refuse["carol@example.net"] = "554 5.7.1 <carol@example.net>: Relay access denied"
-    row = queue(a_message("<policy@pbem.test>"), "carol@example.net")
-    assert deliver_due(config) == 0
-    row = Outbox.get_by_id(row.id)
-    assert row.failed is None and row.attempts == 1 and "Relay access denied" in row.last_error
 
 
 def test_mail_undelivered_for_five_days_is_given_up(config, sink):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+from pbem.terminal import say
+
 
 def add_commands(commands) -> None:
     ratings = commands.add_parser("ratings", help="rebuild the ratings from the archive, or "
@@ -32,19 +34,19 @@ def _ratings(args) -> int:
     try:
         open_existing(config.database_url)  # never a new, empty store
     except NoStore as missing:  # the wrong directory or settings
-        print(f"pbem ratings {args.action}: {missing}", file=sys.stderr)
+        say(f"pbem ratings {args.action}: {missing}", file=sys.stderr)
         return 1
     if args.action == "rebuild":
         with transaction():
             counted = rated.rebuild()
-        print(f"ratings rebuilt from {counted} finished rated game{'' if counted == 1 else 's'}")
+        say(f"ratings rebuilt from {counted} finished rated game{'' if counted == 1 else 's'}")
         return 0
     try:
         engine = get_engine(args.game)
     except UnknownGame as error:
-        print(f"pbem ratings show: {error}", file=sys.stderr)
+        say(f"pbem ratings show: {error}", file=sys.stderr)
         return 2
     for place, (player, rating) in enumerate(rated.leaders(engine.id, args.min_games), 1):
         games = f"{rating.games} rated game{'' if rating.games == 1 else 's'}"
-        print(f"{place:3}. {player.name}  {rating}  ({games})")
+        say(f"{place:3}. {player.name}  {rating}  ({games})")
     return 0

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import sys
 
+from pbem.terminal import say
+
 # Only the argument list is needed to build `pbem`'s parser; the store, the engines and
 # Flask's search module are imported when an export runs, so `pbem record check` starts
 # as quickly as before.
@@ -108,10 +110,10 @@ def _zip(args, config) -> int:
     games = bulk.finished_games(filters)
     with open(args.output, "wb") as file:
         bulk.write_zip(games, file)
-    print(f"{games.count()} records written to {args.output}")
+    say(f"{games.count()} records written to {args.output}")
     return 0
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"pbem export: {message}", file=sys.stderr)
+    say(f"pbem export: {message}", file=sys.stderr)
     return code

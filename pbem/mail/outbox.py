@@ -13,10 +13,12 @@ A message is marked `handed_over` once all of it is written to the relay, before
 relay's answer is read. A deliverer killed in between (kill -9, power loss) leaves the
 relay holding the message: it is then counted as sent, not sent a second time with the
 same Message-ID. A permanent refusal (5xx) is not retried: the message is marked
-`failed`, the operator reads it in the log and `pbem status`, and the game's other
-players may be told that a player's mail bounces: the deliverer is handed what to do
-then (`gave_up`) by the policy, which decides who hears of it (pbem.policy.delivery).
-So is a message still not delivered after GIVE_UP_AFTER. When the relay cannot be reached or refuses
+`failed`, the operator reads it in the log and `pbem status`, and the deliverer hands
+it, with the refusal's status code, to what the policy gave it (`gave_up`,
+pbem.policy.delivery), which decides whether it counts against the address and who
+hears of it. So is a message still not delivered after GIVE_UP_AFTER (without a status).
+Each message leaves with its own return path (pbem.mail.tokens.return_path), made of
+its random key. When the relay cannot be reached or refuses
 the login, a run stops at the first message: every other one waits for the next run.
 """
 
@@ -42,7 +44,7 @@ from pbem.store import Game, Outbox, transaction
 from pbem.store.claims import claimer, gone
 from pbem.store.counters import count
 from pbem.store.database import is_postgres
-from pbem.store.models import utcnow
+from pbem.store.models import new_return_key, utcnow
 from pbem.store.prepared import Creates
 
 log = logging.getLogger(__name__)
@@ -152,9 +154,10 @@ def retry_pause(attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(FIRST_RETRY * 2 ** (attempts - 1), LAST_RETRY))
 
 
-# Who else hears of a mail given up (config, the row, now, why, whether the relay refused
-# it for good): how many were told.
-GaveUp = Callable[[Config, Outbox, dt.datetime, str, bool], int]
+# Who else hears of a mail given up (config, the row, now, why, the status code of the
+# relay's refusal, pbem.mail.statuses, or "" for mail that waited too long): how many
+# were told.
+GaveUp = Callable[[Config, Outbox, dt.datetime, str, str], int]
 
 
 def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200,
@@ -261,12 +264,12 @@ def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.dateti
     with about_mail(_message_id(message), mail.game_id):
         try:
             transport.send(mail.recipient, message, handed_over,
-                           return_path(config.secret_key, mail.id, config.domain))
+                           return_path(config.secret_key, _return_key(mail), config.domain))
         except RelayUnavailable:  # not about this message: deliver_due holds them all
             raise
         except Refused as error:
             if error.permanent:
-                give_up(config, mail, now, str(error), transport.gave_up, permanent=True)
+                give_up(config, mail, now, str(error), transport.gave_up, error.status)
             else:
                 _retry(config, mail, now, error, transport.gave_up)
             return 0
@@ -283,6 +286,18 @@ def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.dateti
         _mark_sent(mail)
         log.info("sent to %s", mail.recipient)
         return 1
+
+
+def _return_key(mail: Outbox) -> str:
+    """The mail's return-path key; one made now for mail queued before there were keys
+    (a key, once sent, is never changed: a report may come back to it)."""
+    if mail.return_key is None:
+        key = new_return_key()
+        Outbox.update(return_key=key).where((Outbox.id == mail.id)
+                                            & Outbox.return_key.is_null()).execute()
+        mail.return_key = Outbox.select(Outbox.return_key).where(
+            Outbox.id == mail.id).scalar()
+    return mail.return_key
 
 
 def _mark_sent(mail: Outbox, note: str = "") -> None:
@@ -310,16 +325,17 @@ def _retry(config: Config, mail: Outbox, now: dt.datetime, error: Exception,
 
 
 def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str,
-            gave_up: GaveUp | None = None, permanent: bool = False) -> None:
+            gave_up: GaveUp | None = None, status: str = "") -> None:
     """Never again: record it, tell the operator (log, `pbem status`), and whoever the
     policy says should hear of it (`gave_up`: the game's other players, where that
-    tells them nothing secret)."""
+    tells them nothing secret). `status`: the relay's refusal's code, "" for mail that
+    waited too long."""
     with transaction():
         Outbox.update(failed=now, attempts=mail.attempts + 1, claimed_until=None,
                       handed_over=None, last_error=why[:500]).where(Outbox.id == mail.id
                                                                     ).execute()
         count("outbox_given_up")  # for good: cleanup deletes the row, not the count
-        told = gave_up(config, mail, now, why, permanent) if gave_up is not None else 0
+        told = gave_up(config, mail, now, why, status) if gave_up is not None else 0
     log.error("gave up on mail to %s: %s%s", mail.recipient, why,
               f" (told {told} other player(s) of the game)" if told else "")
 

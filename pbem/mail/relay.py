@@ -13,9 +13,13 @@ plain connection to another machine.
 What can go wrong is told apart, because the outbox acts on it differently:
 `RelayUnavailable` (no connection, TLS or login failed, the relay refuses our sender):
 nothing can go out now, every message waits; `Refused` (the relay answered one message
-with an error): a 5xx is permanent for that message, except a 5.7.x policy refusal of a
-recipient ("relay access denied", "authentication required"), which is the relay's
-opinion of us, not of the address, and is retried like a 4xx.
+with an error): a 4xx is retried, a 5xx is permanent for that message and gives it up.
+So does a 5.7.x policy refusal of a recipient ("relay access denied", "authentication
+required"), although it is the relay's opinion of us rather than of the address: retried
+for five days it would only hide a misconfigured relay, while mail given up raises the
+operator's alert and goes again with `pbem outbox retry --all-failed` once the relay is
+mended. Whose fault a refusal is, its status code says (`status`, pbem.mail.statuses);
+the policy counts only a failure of the mailbox against the player.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ import smtplib
 import ssl
 from typing import Callable
 
+from notation.text import clean_text
 from pbem.config import Config, host_port
+from pbem.mail.statuses import reply_status
 
 TIMEOUT = 30  # seconds for any one SMTP exchange
 MODES = ("starttls", "tls", "no")
@@ -46,10 +52,13 @@ class Refused(Exception):
 
     @property
     def permanent(self) -> bool:
-        """A 5xx for the recipient or the message itself; not a policy refusal of us."""
-        if self.code < 500:
-            return False
-        return not (self.stage == "RCPT TO" and re.match(r"5\.7\.\d", self.text))
+        """A 5xx: trying again would get the same answer."""
+        return self.code >= 500
+
+    @property
+    def status(self) -> str:
+        """Its enhanced status code ('5.1.1', '5.7.1'), or the reply code without one."""
+        return reply_status(self.code, self.text)
 
 
 def security(config: Config) -> str:
@@ -221,6 +230,8 @@ def _untrusted(name: str, error: ssl.SSLCertVerificationError) -> str:
 
 
 def _text(reply: bytes | str) -> str:
+    """The relay's words on one line, kept without control characters (they are shown to
+    the operator, and may quote what a stranger wrote)."""
     text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
-    return " ".join(text.split())[:400]
+    return " ".join(clean_text(text).split())[:400]
 

@@ -5,9 +5,13 @@ A token names a seat of a game (`12-1-<mac>`: game 12, seat 1), a pending confir
 player that is not about one seat; which player, the mail's From says, and the MAC must
 be theirs under their links' generation, so `link new` cuts these too), signed with an HMAC under `PBEM_SECRET_KEY` so it cannot be guessed or
 forged. Each mail we send also carries a return path of its own (VERP,
-`pbem-bounce+b-<outbox id>-<mac>@`): a delivery report that comes back later names the
-very mail that bounced, and a report nobody could sign changes nothing. Tokens use only digits, lower-case letters and hyphens, so they survive MTAs that
-lower-case addresses; they are read case-insensitively.
+`pbem-bounce+b-<key>-<mac>@`): a delivery report that comes back later names the very
+mail that bounced, and a report nobody could sign changes nothing. The key is the mail's
+own random one (outbox.return_key), not its row's id: a player sees their return paths,
+and ids in them would count the mail others got in between; an id is also given again
+(SQLite's next row after a dropped newest one, every row after a restore), where a key
+is never. Tokens use only digits, lower-case letters and hyphens, so they survive MTAs
+that lower-case addresses; they are read case-insensitively.
 """
 
 from __future__ import annotations
@@ -109,26 +113,39 @@ def read_route(secret: str, address: str, domain: str) -> Route | None:
 
 
 BOUNCE_LOCAL = "pbem-bounce"
-BOUNCE_TOKEN = re.compile(r"^b-(?P<outbox>\d+)-(?P<mac>[a-z2-7]+)$")
+# b-<key>-<mac>; b-<outbox id>-<mac> as mail queued before the keys (0039) has it
+BOUNCE_TOKEN = re.compile(r"^b-(?:(?P<key>[a-z2-7]{24})|(?P<outbox>\d{1,19}))-[a-z2-7]+$")
 
 
-def return_path(secret: str, outbox_id: int, domain: str) -> str:
-    """The envelope sender of one queued mail: where its delivery report comes back."""
-    return f"{BOUNCE_LOCAL}+b-{outbox_id}-{_mac(secret, f'bounce/{outbox_id}')}@{domain}"
+@dataclass(frozen=True)
+class ReturnPath:
+    """The mail a return path names: by its key, or (mail queued before the keys) its id."""
+    key: str | None = None
+    outbox: int | None = None
 
 
-def read_return_path(secret: str, address: str, domain: str) -> int | None:
-    """The outbox id a delivery report's recipient names, if it is a return path of ours
-    and genuine; None otherwise."""
+def return_path(secret: str, key: str, domain: str) -> str:
+    """The envelope sender of one queued mail, by its key (outbox.return_key): where its
+    delivery report comes back."""
+    return f"{BOUNCE_LOCAL}+b-{key}-{_mac(secret, f'bounce/{key}')}@{domain}"
+
+
+def read_return_path(secret: str, address: str, domain: str) -> ReturnPath | None:
+    """The mail a delivery report's recipient names, if it is a return path of ours and
+    genuine; None otherwise."""
     local, _, host = address.strip().lower().rpartition("@")
     if host != domain.lower() or not local.startswith(BOUNCE_LOCAL + "+"):
         return None
     match = BOUNCE_TOKEN.match(local[len(BOUNCE_LOCAL) + 1:])
     if not match:
         return None
-    outbox_id = int(match["outbox"])
-    expected = return_path(secret, outbox_id, domain).partition("@")[0]
-    return outbox_id if hmac.compare_digest(expected, local) else None
+    # the id's own signature was bounce/<id>: the two kinds cannot stand for each other
+    named = match["key"] or match["outbox"]
+    expected = f"{BOUNCE_LOCAL}+b-{named}-{_mac(secret, f'bounce/{named}')}"
+    if not hmac.compare_digest(expected, local):
+        return None
+    return ReturnPath(key=match["key"]) if match["key"] else ReturnPath(
+        outbox=int(match["outbox"]))
 
 
 def is_return_path(address: str, domain: str) -> bool:

@@ -1,10 +1,15 @@
 """When a player's mail bounces for good: the address's score, and the game's others.
 
-A mail bounces for good when our relay refuses it (5xx: no such mailbox, mailbox full
-for good; pbem.mail.outbox gives it up) or when a delivery report comes back later to the
-mail's own return path (a relay that accepted it first: pbem.intake.reports). Either
-way `bounced` counts it against the address (pbem.policy.bouncing: past a threshold no
-more mail goes to it) and tells the game's other players, where that is safe.
+A mail bounces for good when its recipient's mailbox fails for good (no such mailbox,
+disabled, full: pbem.policy.bouncing.counts): our relay refuses it so (a 5xx;
+pbem.mail.outbox gives it up and hands it to `gave_up`) or a delivery report says so
+later at the mail's own return path (a relay that accepted it first:
+pbem.intake.reports). Either way `bounced` counts it against the address, once for the
+mail however often it is reported (pbem.policy.bouncing: past a threshold no more mail
+goes to it), and tells the game's other players, where that is safe. A refusal of the
+message or of us (5.7.x: its content, a relay's policy) is given up and shown to the
+operator, and neither counted nor told: its cause is not the player's mailbox, and the
+content may be an opponent's doing. A mail that waited five days is told, not counted.
 
 A player whose mail bounces no longer hears of the game, and their opponents wait for a move that cannot come.
 They are told, so they can reach the player another way — but only where the notice
@@ -33,13 +38,25 @@ from pbem.policy.notices import once_a_day
 from pbem.store import Game, Outbox
 
 
-def bounced(config: Config, mail: Outbox, now: dt.datetime, why: str = "",
-            permanent: bool = True) -> int:
-    """One of our mails bounced: counted against its address when the bounce was for
-    good (a mail that only timed out in our queue may be our relay's fault), and the
-    game's other players told where safe; returns how many were told."""
-    if permanent:
-        bouncing.count(config, mail.recipient, why, now)
+def gave_up(config: Config, mail: Outbox, now: dt.datetime, why: str, status: str) -> int:
+    """The deliverer gave up on one of our mails (pbem.mail.outbox): refused for good
+    with `status`, or ("") still undelivered after days. Returns how many were told."""
+    if not status:  # our queue's timeout: perhaps our relay's fault, not counted
+        return tell_of_bounce(config, mail, now)
+    if not bouncing.counts(status):  # the message or we were refused: the log says it
+        return 0
+    return bounced(config, mail, now, why) or 0
+
+
+def bounced(config: Config, mail: Outbox, now: dt.datetime, why: str) -> int | None:
+    """The mailbox one of our mails went to failed for good: counted against the address,
+    once for this mail, and the game's other players told where safe. How many were
+    told; None when this mail's bounce was counted already (a report sent again)."""
+    first = (Outbox.update(bounced=now)
+             .where((Outbox.id == mail.id) & Outbox.bounced.is_null()).execute())
+    if not first:
+        return None
+    bouncing.count(config, mail.recipient, why, now)
     return tell_of_bounce(config, mail, now)
 
 

@@ -3,9 +3,15 @@
 Every hard bounce is counted here, whichever way it is learnt: the relay refused the
 mail for good (5xx at our relay: pbem.mail.outbox gives it up) or a delivery report came
 back later to the mail's own return path (pbem.intake.reports; a mail a relay accepted
-first). As Mailman and Discourse do, an address gets a score rather than a verdict from
-one report: one point a day with a hard bounce (a burst of mails bouncing on one day is
-one event, not ten), forgotten after a month without one; at PBEM_BOUNCE_THRESHOLD
+first). A hard bounce is a permanent failure of the mailbox (`counts`: no such user,
+disabled, full; pbem.mail.statuses): a refusal of the message for its content, or of us
+by a relay's policy (5.7.x), says nothing of the address, and whoever can get a mail
+refused (a `say` quoting a spam test string) must not be able to stop a player's mail
+with it; those are the operator's to read, and count nothing. Each mail counts once
+(pbem.policy.bounces), however often a report about it comes back. As Mailman and
+Discourse do, an address gets a score rather than a verdict from one report: one point a
+day with a hard bounce (a burst of mails bouncing on one day is one event, not ten),
+forgotten after a month without one; at PBEM_BOUNCE_THRESHOLD
 points the address is marked bouncing, and from then on the policy mails it nothing
 (`may_mail`) — not even game mail, whose news then waits at the seat's cursor — until
 its player writes again (`wrote_again`: mail from the address is proof it works) or the
@@ -20,6 +26,7 @@ import logging
 from peewee import SQL
 
 from pbem.config import Config
+from pbem.mail.statuses import mailbox_gone
 from pbem.store.models import Bounce, utcnow
 from pbem.store.prepared import Prepared
 
@@ -35,6 +42,12 @@ _BOUNCING = Prepared(lambda address: Bounce.select(SQL("1")).where(
 def may_mail(address: str) -> bool:
     """Whether mail may go to `address` (it is not marked bouncing). One indexed read."""
     return _BOUNCING.scalar(address.lower()) is None
+
+
+def counts(status: str) -> bool:
+    """Whether a permanent failure with this status code counts against its address: only
+    a failure of the mailbox does (see the module)."""
+    return mailbox_gone(status)
 
 
 def count(config: Config, address: str, reason: str, now: dt.datetime | None = None) -> bool:

@@ -7,8 +7,10 @@ archive can show any ply. Raw inbound mail is kept byte for byte.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import json
+import secrets
 
 from peewee import (
     SQL,
@@ -35,6 +37,14 @@ from pbem.store.prepared import Prepared
 def utcnow() -> dt.datetime:
     """Now, as rows keep it: the server's one clock (`pbem.clock.now`, which tests set)."""
     return clock.now()
+
+
+def new_return_key() -> str:
+    """A mail's return-path key (pbem.mail.tokens.return_path): 120 random bits in 24
+    lower-case base32 characters. Unlike the row's id it tells a player who sees it
+    nothing of the mail others got, and no later mail is given it again: not the next
+    one after a dropped mail, not one queued after a restore."""
+    return base64.b32encode(secrets.token_bytes(15)).decode().lower()
 
 
 class JSONField(TextField):
@@ -196,6 +206,10 @@ class Outbox(BaseModel):
     sent = DateTimeField(null=True)  # indexed where set, below
     failed = DateTimeField(null=True)  # given up: refused for good (5xx); indexed where set
     last_error = TextField(default="")
+    # Its return path's key (new_return_key); None only for mail queued before 0039,
+    # whose return path carried the id (pbem.mail.tokens).
+    return_key = CharField(null=True, unique=True, default=new_return_key)
+    bounced = DateTimeField(null=True)  # its bounce counted (once a mail: pbem.policy.bounces)
 
     class Meta:
         # Our last mail to an address, newest first, from the index alone (0014).
