@@ -52,6 +52,7 @@ class Status:
     schema_ok: bool | None = None  # False: the schema is newer than this code (restart it
     #                                with the pbem that migrated it; deploy/README.md)
     workers: list | None = None  # each worker's name, last tick (seconds ago), listeners
+    last_outbound_seconds: int | None = None  # since mail last went out; None: never
 
     def as_json(self) -> dict:
         return {**asdict(self), **build.info()}  # which pbem answered: version, commit
@@ -66,6 +67,7 @@ def check() -> Status:
             Outbox.failed >= now - dt.timedelta(days=GIVEN_UP_DAYS)).count()
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
         last_in = Inbound.select(fn.MAX(Inbound.received)).scalar()
+        last_out = Outbox.select(fn.MAX(Outbox.sent)).scalar()
         schema = _schema()
         return Status(
             database_ok=True,
@@ -74,6 +76,7 @@ def check() -> Status:
             oldest_undelivered_seconds=seconds_since(now, oldest),
             running_games=Game.select().where(Game.status == "running").count(),
             last_inbound_seconds=seconds_since(now, last_in),
+            last_outbound_seconds=seconds_since(now, last_out),
             outbox_given_up=given_up,
             refusals_last_day=refusals.recent(),
             **_unconfirmed(now),
@@ -140,7 +143,7 @@ def describe(status: Status) -> list[str]:
         *_transport_lines(status),
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
-        *_worker_lines(status.workers),
+        *_worker_lines(status),
         f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
         f"last hour"
         + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
@@ -149,10 +152,27 @@ def describe(status: Status) -> list[str]:
     ]
 
 
-def _worker_lines(workers_seen: list | None) -> list[str]:
+def old_workers_seen(status: Status) -> bool:
+    """No worker ticks, yet mail came in or went out within SILENT: processes of a pbem
+    older than the table of ticks (0038) run on this schema (mid-upgrade)."""
+    recent = [s for s in (status.last_inbound_seconds, status.last_outbound_seconds)
+              if s is not None and s <= SILENT]
+    return status.workers == [] and bool(recent)
+
+
+def _worker_lines(status: Status) -> list[str]:
     """One line a worker: its last tick, its listeners; a silent one says so."""
+    workers_seen = status.workers
     if workers_seen is None:
         return []
+    if old_workers_seen(status):
+        moved = [f"mail {way} {_duration(ago)} ago" for way, ago in
+                 (("came in", status.last_inbound_seconds),
+                  ("went out", status.last_outbound_seconds)) if ago is not None]
+        return [f"workers:      NONE of this version ticks, yet {' and '.join(moved)}: "
+                f"workers of an older pbem (which do not tick) still run;\n"
+                f"              restart each as this version (deploy/README.md, "
+                f"\"Upgrades\", step 4)"]
     if not workers_seen:
         return ["workers:      NONE ticks: no `pbem worker` or `pbem serve` runs the "
                 "scheduler"]
@@ -206,7 +226,8 @@ def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
     if status.database_ok:
         out(_schema_line(status))
     out(_secret_line(config, workdir))
-    return 0 if status.database_ok and status.schema_ok else 1
+    return 0 if status.database_ok and status.schema_ok and not old_workers_seen(status) \
+        else 1
 
 
 def _look(url: str) -> Status:
