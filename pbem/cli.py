@@ -107,8 +107,11 @@ def _parser() -> argparse.ArgumentParser:
                                      "and notation tools.")
     parser.add_argument("--version", action="version", version=f"pbem {build.describe()}")
     parser.add_argument("--env-file", metavar="FILE",
-                        help="read PBEM_* settings from this file first, KEY=value a line, "
-                        "literally (no shell expansion), as systemd's EnvironmentFile= does")
+                        help="read PBEM_* settings from this file, KEY=value a line, "
+                        "literally (no shell expansion), as systemd's EnvironmentFile= does; "
+                        "the file's settings win over the same ones in the environment "
+                        "(PBEM_DATABASE_URL=X pbem --env-file F uses F's database, as the "
+                        "services do): for another database, copy the file and change it")
     commands = parser.add_subparsers(title="commands")
 
     record = commands.add_parser("record", help="check or show game records").add_subparsers(

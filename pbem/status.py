@@ -52,7 +52,6 @@ class Status:
     schema_ok: bool | None = None  # False: the schema is newer than this code (restart it
     #                                with the pbem that migrated it; deploy/README.md)
     workers: list | None = None  # each worker's name, last tick (seconds ago), listeners
-    last_outbound_seconds: int | None = None  # since mail last went out; None: never
 
     def as_json(self) -> dict:
         return {**asdict(self), **build.info()}  # which pbem answered: version, commit
@@ -67,7 +66,6 @@ def check() -> Status:
             Outbox.failed >= now - dt.timedelta(days=GIVEN_UP_DAYS)).count()
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
         last_in = Inbound.select(fn.MAX(Inbound.received)).scalar()
-        last_out = Outbox.select(fn.MAX(Outbox.sent)).scalar()
         schema = _schema()
         return Status(
             database_ok=True,
@@ -76,7 +74,6 @@ def check() -> Status:
             oldest_undelivered_seconds=seconds_since(now, oldest),
             running_games=Game.select().where(Game.status == "running").count(),
             last_inbound_seconds=seconds_since(now, last_in),
-            last_outbound_seconds=seconds_since(now, last_out),
             outbox_given_up=given_up,
             refusals_last_day=refusals.recent(),
             **_unconfirmed(now),
@@ -153,11 +150,11 @@ def describe(status: Status) -> list[str]:
 
 
 def old_workers_seen(status: Status) -> bool:
-    """No worker ticks, yet mail came in or went out within SILENT: processes of a pbem
-    older than the table of ticks (0038) run on this schema (mid-upgrade)."""
-    recent = [s for s in (status.last_inbound_seconds, status.last_outbound_seconds)
-              if s is not None and s <= SILENT]
-    return status.workers == [] and bool(recent)
+    """No worker ticks, yet mail came in within SILENT: a listener of a pbem older than
+    the table of ticks (0038) takes mail on this schema (mid-upgrade). Mail going out
+    proves nothing: `pbem new` and `pbem deliver` send it too."""
+    ago = status.last_inbound_seconds
+    return status.workers == [] and ago is not None and ago <= SILENT
 
 
 def _worker_lines(status: Status) -> list[str]:
@@ -166,13 +163,10 @@ def _worker_lines(status: Status) -> list[str]:
     if workers_seen is None:
         return []
     if old_workers_seen(status):
-        moved = [f"mail {way} {_duration(ago)} ago" for way, ago in
-                 (("came in", status.last_inbound_seconds),
-                  ("went out", status.last_outbound_seconds)) if ago is not None]
-        return [f"workers:      NONE of this version ticks, yet {' and '.join(moved)}: "
-                f"workers of an older pbem (which do not tick) still run;\n"
-                f"              restart each as this version (deploy/README.md, "
-                f"\"Upgrades\", step 4)"]
+        return [f"workers:      NONE of this version ticks, yet mail came in "
+                f"{_duration(status.last_inbound_seconds)} ago: workers of an older pbem "
+                f"(which do not tick) still run;\n              restart each as this "
+                f"version (deploy/README.md, \"Upgrades\", step 4)"]
     if not workers_seen:
         return ["workers:      NONE ticks: no `pbem worker` or `pbem serve` runs the "
                 "scheduler"]

@@ -77,18 +77,14 @@ def test_the_running_web_keeps_its_templates_when_a_new_version_is_installed(con
 
 
 def test_status_mid_upgrade_names_the_old_workers_that_do_not_tick(config, tmp_path):
-    """Old workers (before 0038, no ticks) deliver on the migrated schema: the new `pbem
+    """Old workers (before 0038, no ticks) take mail on the migrated schema: the new `pbem
     status` must not say that nothing runs, and exits 1 until they are restarted."""
-    from pbem.mail.outbox import queue
     from pbem.status import print_status
-    from pbem.store import Outbox
-    from pbem.store.models import utcnow
-    from test_deliver import a_message
-    sent = queue(a_message(1, "ann@example.org"), "ann@example.org")
-    Outbox.update(sent=utcnow()).where(Outbox.id == sent.id).execute()  # an old worker's
+    from test_counters_upgrade import an_old_workers_mail
+    an_old_workers_mail("<m1@example.org>", "done: 1 line(s)")
     lines: list[str] = []
     assert print_status(config, out=lines.append, workdir=tmp_path) == 1
     text = "\n".join(lines)
     assert "NONE ticks" not in text
-    assert "workers:      NONE of this version ticks, yet mail went out 0 s ago: workers " \
+    assert "workers:      NONE of this version ticks, yet mail came in 0 s ago: workers " \
            "of an older pbem (which do not tick) still run;" in text
