@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from mailtest import free_port, poll
+from test_health import get
 from pbem.access import page_token
 from pbem.admin import start_game
 from pbem.engines import ENGINES
@@ -31,18 +32,6 @@ def installed_copy(site: Path) -> None:
     shutil.copytree(ROOT / "pbem", site / "pbem", ignore=ignore)
     shutil.copytree(ROOT / "notation", site / "notation", ignore=ignore)
     shutil.copytree(ROOT / "templates", site / "pbem" / "templates", ignore=ignore)
-
-
-def get(url: str) -> tuple[int, str]:
-    import urllib.error
-    import urllib.request
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-    except OSError:
-        return 0, ""
 
 
 def test_the_running_web_keeps_its_templates_when_a_new_version_is_installed(config,
