@@ -12,7 +12,7 @@
     pbem arena GAME --players bot:hard,heuristic [--games N] [--seats N] [--fill WHO]
                                          win shares of bots, heuristic and random players
     pbem ingest < MESSAGE                one mail from an MTA pipe (exit 75: try later)
-    pbem deliver                         send what is due in the outbox now
+    pbem deliver                         send every mail waiting now (the relay was mended)
     pbem outbox [list|retry|drop|bounces|clear] ...   the mail waiting, given up, bouncing
     pbem export ID [--format record|sgf|svg|html] [--output FILE]   a game, as the web has it
     pbem export --all [--game GAME] --output FILE.zip   every finished game's record
@@ -42,12 +42,14 @@ from pbem.bots import NotABot, is_bot
 from pbem.competition.command import add_commands as competition_commands  # light too
 from pbem.outbox_command import add_commands as outbox_commands  # light too
 from pbem.config import SettingsError, read_env_file, unknown_settings
+from pbem.config import existing_store_config as _server_config  # imports the store when run
 from pbem.engines import ENGINES, UnknownGame, get_engine
 from pbem.engines.base import OptionError
 from pbem.engines.game import Game, RecordError, replay_variation, selfplay
 from pbem.export.command import add_arguments as export_arguments  # light: no store
 from pbem.schema_command import add_commands as schema_commands  # light too
-from pbem.store.database import NoStore, SchemaTooNew  # light: peewee only
+from pbem.store.database import (DatabaseRefused, DatabaseUnreachable, NoStore,  # light
+                                  SchemaTooNew)
 from pbem.terminal import say  # light: notation only
 
 EX_CONFIG = 78  # sysexits.h: a configuration error (systemd: do not restart for it)
@@ -82,6 +84,12 @@ def _main(argv: list[str] | None) -> int:
     except SchemaTooNew as error:  # a newer pbem migrated it: this one must not run on it
         say(f"pbem {_name(args)}: {error}", file=sys.stderr)
         return EX_TEMPFAIL if args.run is _ingest else EX_CONFIG
+    except DatabaseRefused as error:  # the URL's password, role or database: a setting
+        say(f"pbem {_name(args)}: {error}", file=sys.stderr)
+        return EX_TEMPFAIL if args.run is _ingest else EX_CONFIG
+    except DatabaseUnreachable as error:  # the server may come back: restart, retry
+        say(f"pbem {_name(args)}: {error}", file=sys.stderr)
+        return EX_TEMPFAIL if args.run is _ingest else 1
     except NoStore as error:  # only serve and worker make a store: nothing was created
         if args.run is _ingest:
             say(f"pbem ingest: try again later: {error}", file=sys.stderr)
@@ -100,8 +108,11 @@ def _parser() -> argparse.ArgumentParser:
                                      "and notation tools.")
     parser.add_argument("--version", action="version", version=f"pbem {build.describe()}")
     parser.add_argument("--env-file", metavar="FILE",
-                        help="read PBEM_* settings from this file first, KEY=value a line, "
-                        "literally (no shell expansion), as systemd's EnvironmentFile= does")
+                        help="read PBEM_* settings from this file, KEY=value a line, "
+                        "literally (no shell expansion), as systemd's EnvironmentFile= does; "
+                        "the file's settings win over the same ones in the environment "
+                        "(PBEM_DATABASE_URL=X pbem --env-file F uses F's database, as the "
+                        "services do): for another database, copy the file and change it")
     commands = parser.add_subparsers(title="commands")
 
     record = commands.add_parser("record", help="check or show game records").add_subparsers(
@@ -159,9 +170,6 @@ def _parser() -> argparse.ArgumentParser:
 
     ingest = commands.add_parser("ingest", help="take one mail on standard input (MTA pipe)")
     ingest.set_defaults(run=_ingest)
-
-    deliver = commands.add_parser("deliver", help="send what is due in the outbox now")
-    deliver.set_defaults(run=_deliver)
 
     export = commands.add_parser("export", help="a game's record, SGF, SVG or print page; "
                                  "--all: a zip of finished records")
@@ -355,19 +363,6 @@ EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again
 # record tools start quickly and work without a database.
 
 
-def _server_config():
-    """The settings and the store for a command other than `serve` and `worker`, which
-    alone create a store: raises NoStore, having created nothing (no database file, no
-    key file), when the database or the secret key is not there."""
-    from pbem.config import Config, missing_secret_key
-    from pbem.store.database import open_existing
-    config = Config.from_environment(make_secret=False)
-    open_existing(config.database_url)
-    if not config.secret_key:
-        raise NoStore(missing_secret_key())
-    return config
-
-
 def _name(args) -> str:
     """The command as the operator typed it, for a refusal: `admin ban`, `new`."""
     if getattr(args, "action", None) and args.run is _admin:
@@ -517,15 +512,6 @@ def _ingest(args) -> int:
 def _export(args) -> int:
     from pbem.export.command import run
     return run(args)
-
-
-def _deliver(args) -> int:
-    from pbem.mail.outbox import pending
-    from pbem.policy.delivery import deliver_due
-    config = _server_config()
-    sent = deliver_due(config)
-    say(f"sent {sent}; {pending()} waiting")
-    return 0
 
 
 if __name__ == "__main__":

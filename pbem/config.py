@@ -328,6 +328,18 @@ def missing_secret_key(workdir: str | Path = ".") -> str:
             f"`pbem --env-file /etc/pbem/pbem.env ...` in its directory (/var/lib/pbem)")
 
 
+def existing_store_config() -> "Config":
+    """The settings and the store for a command other than `serve` and `worker`, which
+    alone create a store: raises NoStore, having created nothing (no database file, no
+    key file), when the database or the secret key is not there."""
+    from pbem.store.database import NoStore, open_existing  # the store only when asked
+    config = Config.from_environment(make_secret=False)
+    open_existing(config.database_url)
+    if not config.secret_key:
+        raise NoStore(missing_secret_key())
+    return config
+
+
 HOSTILE = {"invitations_per_day": "PBEM_INVITATIONS_PER_DAY",
            "invitations_total_per_day": "PBEM_INVITATIONS_TOTAL_PER_DAY",
            "unconfirmed_per_hour": "PBEM_UNCONFIRMED_MAIL_PER_HOUR",

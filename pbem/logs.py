@@ -6,6 +6,12 @@ logging filter, copies it onto every record logged meanwhile, by any module. So 
 from deep inside the commands still says which mail and which game caused it, without
 passing ids down. `install_logging` sets this up for `pbem serve` and `pbem worker`, as
 `key=value` text (the default) or one JSON object a line (`PBEM_LOG_FORMAT=json`).
+
+Under systemd, standard error is the journal's stream (systemd sets JOURNAL_STREAM to
+its device and inode), and journald reads a line's priority from a `<N>` before it
+(sd-daemon(3); SyslogLevelPrefix=, on by default): each line then starts with its
+level's number (`<4>` for a warning), so `journalctl -p warning` finds pbem's warnings.
+On a terminal or in a file, nothing is added.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import os
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -95,6 +102,33 @@ class JSONFormatter(logging.Formatter):
 
 FORMATTERS = {"text": KeyValueFormatter, "json": JSONFormatter}
 
+#: sd-daemon(3)'s prefixes: syslog priorities by logging level.
+PRIORITIES = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6,
+              logging.DEBUG: 7}
+
+
+class JournalPriority(logging.Formatter):
+    """Another formatter's line, with `<N>` in front: its priority, for journald."""
+
+    def __init__(self, inner: logging.Formatter):
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        priority = next((n for level, n in sorted(PRIORITIES.items(), reverse=True)
+                         if record.levelno >= level), 7)
+        return f"<{priority}>{self.inner.format(record)}"
+
+
+def to_journal(stream) -> bool:
+    """Whether `stream` is the journal's stream systemd connected (JOURNAL_STREAM)."""
+    expected = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        found = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # a StringIO, a closed stream
+        return False
+    return expected == f"{found.st_dev}:{found.st_ino}"
+
 
 def install_logging(config: Config, stream=None, level: int = logging.INFO) -> logging.Handler:
     """Log to standard error (the service manager's journal) in the configured format.
@@ -104,9 +138,11 @@ def install_logging(config: Config, stream=None, level: int = logging.INFO) -> l
     if config.log_format not in FORMATTERS:
         raise ValueError(f"PBEM_LOG_FORMAT must be one of {', '.join(FORMATTERS)}, "
                          f"not {config.log_format!r}")
-    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    stream = stream if stream is not None else sys.stderr
+    handler = logging.StreamHandler(stream)
     handler.addFilter(MailContext())
-    handler.setFormatter(FORMATTERS[config.log_format]())
+    formatter = FORMATTERS[config.log_format]()
+    handler.setFormatter(JournalPriority(formatter) if to_journal(stream) else formatter)
     handler.set_name("pbem")
     root = logging.getLogger()
     for old in [h for h in root.handlers if h.get_name() == "pbem"]:

@@ -7,6 +7,8 @@
     pbem outbox drop ID...             remove mail not sent yet (it never goes)
     pbem outbox bounces                the addresses our mail bounces from, and their scores
     pbem outbox clear ADDRESS          mail goes to ADDRESS again (it bounced; now it works)
+    pbem deliver                       send every mail waiting, now, whatever its next try
+                                       (after an outage: the relay is mended)
 
 A given-up mail is one the relay refused for good (5xx, a relay's "Relay access denied"
 too: mend the relay, then `retry --all-failed`) or that waited five days; a bouncing
@@ -29,6 +31,14 @@ STATES = ("waiting", "failed", "sent")
 
 
 def add_commands(commands) -> None:
+    deliver = commands.add_parser(
+        "deliver", help="send every mail waiting, now, even one whose next try is later "
+        "(the relay was mended); mail given up is not sent: `pbem outbox retry`",
+        description="Send every mail waiting in the outbox now, whatever its next try "
+        "(a mail the relay failed waits up to an hour between tries; this skips the "
+        "wait). Mail given up for good stays so: `pbem outbox retry --all-failed` puts it "
+        "back. Exit 1 when mail still waits because the relay did not take it.")
+    deliver.set_defaults(run=_deliver)
     outbox = commands.add_parser("outbox", help="the mail waiting, given up or bouncing; "
                                  "retry or drop it")
     _filters(outbox)
@@ -50,6 +60,35 @@ def add_commands(commands) -> None:
     clear = actions.add_parser("clear", help="mail goes to ADDRESS again")
     clear.add_argument("address", metavar="ADDRESS")
     clear.set_defaults(run=_outbox, action="clear")
+
+
+def _deliver(args) -> int:
+    """`pbem deliver`: everything waiting made due now, then sent as the worker sends it
+    (claimed, so a worker running meanwhile sends nothing twice)."""
+    from pbem.config import existing_store_config
+    from pbem.mail import outbox
+    from pbem.policy.delivery import deliver_due
+    from pbem.store import Outbox
+    from pbem.store.models import utcnow
+    config = existing_store_config()  # NoStore: main says what is missing
+    started = utcnow()
+    outbox.due_now(started)
+    sent = deliver_due(config, limit=max(outbox.pending(), 1))
+    waiting = outbox.pending()
+    say(f"sent {sent}; {waiting} waiting")
+    failed = (Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                                    & (Outbox.next_attempt > started))
+              .order_by(Outbox.next_attempt).first())
+    given_up = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null(False))
+    if given_up.count():
+        say(f"given up: {given_up.count()} (not sent again: `pbem outbox --failed` says "
+            f"why, `pbem outbox retry --all-failed` sends them)")
+    if failed is None:
+        return 0
+    say(f"the relay did not take them: {failed.last_error or 'no answer'}; next try "
+        f"{failed.next_attempt:%Y-%m-%d %H:%M} UTC (`pbem outbox --waiting` lists them)",
+        file=sys.stderr)
+    return 1
 
 
 def _filters(parser) -> None:

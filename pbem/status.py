@@ -140,7 +140,7 @@ def describe(status: Status) -> list[str]:
         *_transport_lines(status),
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
-        *_worker_lines(status.workers),
+        *_worker_lines(status),
         f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
         f"last hour"
         + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
@@ -149,10 +149,24 @@ def describe(status: Status) -> list[str]:
     ]
 
 
-def _worker_lines(workers_seen: list | None) -> list[str]:
+def old_workers_seen(status: Status) -> bool:
+    """No worker ticks, yet mail came in within SILENT: a listener of a pbem older than
+    the table of ticks (0038) takes mail on this schema (mid-upgrade). Mail going out
+    proves nothing: `pbem new` and `pbem deliver` send it too."""
+    ago = status.last_inbound_seconds
+    return status.workers == [] and ago is not None and ago <= SILENT
+
+
+def _worker_lines(status: Status) -> list[str]:
     """One line a worker: its last tick, its listeners; a silent one says so."""
+    workers_seen = status.workers
     if workers_seen is None:
         return []
+    if old_workers_seen(status):
+        return [f"workers:      NONE of this version ticks, yet mail came in "
+                f"{_duration(status.last_inbound_seconds)} ago: workers of an older pbem "
+                f"(which do not tick) still run;\n              restart each as this "
+                f"version (deploy/README.md, \"Upgrades\", step 4)"]
     if not workers_seen:
         return ["workers:      NONE ticks: no `pbem worker` or `pbem serve` runs the "
                 "scheduler"]
@@ -206,7 +220,8 @@ def print_status(config: Config, out=print, workdir: str | Path = ".") -> int:
     if status.database_ok:
         out(_schema_line(status))
     out(_secret_line(config, workdir))
-    return 0 if status.database_ok and status.schema_ok else 1
+    return 0 if status.database_ok and status.schema_ok and not old_workers_seen(status) \
+        else 1
 
 
 def _look(url: str) -> Status:

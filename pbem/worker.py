@@ -13,6 +13,7 @@ import logging
 import signal
 import threading
 
+from pbem import templating
 from pbem.config import Config
 from pbem.intake.listener import start_listener
 from pbem.logs import install_logging
@@ -83,6 +84,7 @@ def _takes_mail(listener) -> bool:
 def work(config: Config, out=print) -> None:
     """Run the mail worker until SIGTERM (a service manager's stop) or Ctrl-C."""
     install_logging(config)
+    templating.snapshot()  # its own version's mail, whatever is installed later
     open_database(config.database_url)
     worker = MailWorker(config)
     stopped = threading.Event()

@@ -582,3 +582,10 @@ def test_a_command_refuses_an_empty_postgresql_database_and_creates_no_table(
     with psycopg.connect(store) as connection:
         assert connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
                                   ).fetchone() == (0,)
+
+
+def test_the_help_says_the_env_file_wins_over_the_environment(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the file's settings win over the same ones in the environment" in text

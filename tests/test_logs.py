@@ -91,3 +91,41 @@ def test_an_unknown_log_format_is_refused_with_the_choices(config, root_logger):
     with pytest.raises(ValueError, match="PBEM_LOG_FORMAT must be one of text, json, "
                                          "not 'xml'"):
         install_logging(replace(config, log_format="xml"))
+
+
+# -- the journal's priority (deploy/README.md: journalctl -p warning) ---------------------
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_under_systemd_each_line_starts_with_its_priority_for_journald(
+        tmp_path, monkeypatch, log_format):
+    """systemd connects standard error to the journal and names it in JOURNAL_STREAM
+    (device:inode); journald reads `<4>` at a line's start as priority 4, warning."""
+    from pbem.config import Config
+    with open(tmp_path / "stream", "w") as stream:
+        found = __import__("os").fstat(stream.fileno())
+        monkeypatch.setenv("JOURNAL_STREAM", f"{found.st_dev}:{found.st_ino}")
+        handler = install_logging(Config(log_format=log_format), stream=stream)
+        try:
+            logging.getLogger("pbem.mail.outbox").warning("delivery to a@example.org failed")
+            logging.getLogger("pbem.worker").info("pbem worker stopping")
+            logging.getLogger("pbem.mail.outbox").error("gave up on mail to b@example.org")
+        finally:
+            logging.getLogger().removeHandler(handler)
+    lines = (tmp_path / "stream").read_text().splitlines()
+    assert [line[:3] for line in lines] == ["<4>", "<6>", "<3>"]
+    if log_format == "json":
+        assert json.loads(lines[0][3:])["level"] == "WARNING"
+    else:
+        assert lines[0][3:].startswith("time=") and "level=WARNING" in lines[0]
+
+
+def test_on_a_terminal_or_a_file_no_priority_is_written(tmp_path, monkeypatch):
+    from pbem.config import Config
+    monkeypatch.setenv("JOURNAL_STREAM", "1:2")  # another stream's: not this one
+    with open(tmp_path / "stream", "w") as stream:
+        handler = install_logging(Config(), stream=stream)
+        try:
+            logging.getLogger("pbem.worker").warning("careful")
+        finally:
+            logging.getLogger().removeHandler(handler)
+    assert (tmp_path / "stream").read_text().startswith("time=")

@@ -1,9 +1,10 @@
 """What an operator installs (`pip install .`, deploy/README.md) is the whole server.
 
-The package list in pyproject.toml is written out because templates/ sits at the top of
-the repository and a wheel carries it as pbem/templates; a package or template added
-later and forgotten there would work in every editable checkout and be missing in
-production. So: build the wheel, and compare it with the tree.
+The packages are found (setup.py), and templates/, at the top of the repository, joins
+them as pbem/templates; a template or data file not matched by package-data would work
+in every editable checkout and be missing in production. So: build the wheel, and
+compare it with the tree. (tests/test_install_upgrade.py: an install over an old
+checkout leaves exactly the wheel's files.)
 """
 
 import subprocess

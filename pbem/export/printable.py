@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from pbem.export.diagram import compact_svg, move_seen, ply_svg
 from pbem.export.public import shown_moves, shown_numbers
 from pbem.export.source import ExportError, is_over
-from pbem import TEMPLATES
+from pbem import templating
 from pbem.play import Table, actor_name, display_name, outcome_words
 from pbem.store import Comment, Move
 
@@ -28,7 +28,7 @@ DEFAULT_EVERY = 20
 MAX_DIAGRAMS = 100  # a page of a 700-ply game with a diagram every ply is not a print
 DIAGRAM_PIXELS = 360  # drawn at this size; the print CSS sets the width on paper
 
-_ENV = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
+_ENV = Environment(loader=templating.loader(), undefined=StrictUndefined,
                    autoescape=select_autoescape(["html"]), trim_blocks=True,
                    lstrip_blocks=True, auto_reload=False)  # as pbem.mail.compose's
 

@@ -27,6 +27,7 @@ import datetime as dt
 
 from pbem.config import Config
 from pbem.intake import refusals
+from pbem.intake.outcomes import count_uncounted
 from pbem.store import Inbound, Outbox, counters, transaction, workers
 from pbem.store.models import utcnow
 
@@ -60,5 +61,6 @@ def prune(config: Config, now: dt.datetime | None = None) -> tuple[int, int]:
                    .execute())  # delivered, or given up on, long ago: the counts stay
         refusals.prune(now)
         workers.forget_silent(now)
+    count_uncounted()  # what processes of an older pbem did mid-upgrade (migration 0040)
     counters.roll_up()
     return emptied, deleted

@@ -23,9 +23,9 @@ from email.mime.multipart import MIMEMultipart
 from email.utils import formataddr, formatdate
 from typing import NamedTuple
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
 
-from pbem import TEMPLATES
+from pbem import templating
 from pbem.config import Config
 from pbem.mail.message_ids import LOOP_HEADER, message_id, thread_id
 from pbem.mail.outbox import Prewritten
@@ -34,9 +34,9 @@ SUFFIX = {"plain": "txt", "html": "html"}
 
 
 def environment() -> Environment:
-    # auto_reload off: the templates are the package's own and do not change while it
-    # runs, so a template compiled once is not checked against its file at every mail.
-    return Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
+    # The templates as the process read them at its start (pbem.templating): an upgrade
+    # installed under a running worker does not reach its mail before its restart.
+    return Environment(loader=templating.loader(), undefined=StrictUndefined,
                        autoescape=select_autoescape(["html"]), trim_blocks=True,
                        lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
 

@@ -372,5 +372,15 @@ class Transport:
         self.close()
 
 
+def due_now(now: dt.datetime) -> int:
+    """Every mail waiting for its next try (not given up, not being sent by a deliverer
+    now) made due at `now`: the operator mended the relay (`pbem deliver`); how many."""
+    return (Outbox.update(next_attempt=now)
+            .where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                   & Outbox.handed_over.is_null() & (Outbox.next_attempt > now)
+                   & (Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)))
+            .execute())
+
+
 def pending() -> int:
     return Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null()).count()

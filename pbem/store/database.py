@@ -8,6 +8,7 @@ so an existing database is upgraded in place when a newer pbem opens it.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -68,6 +69,7 @@ def open_existing(url: str, migrate: bool = True) -> Database:
     if missing:
         raise NoStore(missing)
     db = open_database(url, migrate=False)
+    connect(db)
     if not db.table_exists("pbem_schema"):
         db.close()
         raise NoStore(f"the database {without_password(url)} holds no pbem tables (nothing "
@@ -140,18 +142,54 @@ def open_database(url: str, migrate: bool = True) -> Database:
     if url.startswith("sqlite:"):
         db = SqliteDatabase(sqlite_path(url), pragmas=SQLITE_PRAGMAS, check_same_thread=False)
     elif url.startswith(("postgres://", "postgresql://")):
-        db = ReconnectingPostgres(**parse(url))  # psycopg 3 when psycopg2 is absent
+        # %-encoded as deploy/README.md says (`@ : / % #` in a password), as `pbem backup`
+        # and pg_dump read it: peewee passes it on as written unless told to decode it.
+        db = ReconnectingPostgres(**parse(url, unquote_password=True, unquote_user=True))
     else:
         raise ValueError(f"PBEM_DATABASE_URL must start with sqlite:/// or postgresql://, "
                          f"not {url.split(':', 1)[0]!r}")
     database.initialize(db)
     if migrate:  # without: only bound, nothing asked yet (peewee connects at a query)
+        connect(db)
         try:
             migrate_schema(db)
         except SchemaTooNew:
             db.close()
             raise
     return db
+
+
+class DatabaseRefused(Exception):
+    """PostgreSQL refused pbem's login (a wrong password, a role or database not there):
+    PBEM_DATABASE_URL is a setting to mend, and a restart will not mend it (exit 78)."""
+
+
+class DatabaseUnreachable(Exception):
+    """The database server does not answer (stopped, not listening there yet): it may
+    come back, so a service is restarted for it (exit 1; `pbem ingest` 75)."""
+
+
+#: What PostgreSQL says when the URL's user, password or database is wrong (libpq puts
+#: no SQLSTATE on a failed connection, so its words are all there is to tell by).
+REFUSED_LOGIN = re.compile(r"password authentication failed|no pg_hba\.conf entry|"
+                           r"role \S+ does not exist|database \S+ does not exist|"
+                           r"no password supplied|password must be")
+
+
+def connect(db: Database) -> None:
+    """Connect now, so that a refused login or a server away is said in one line (the
+    exceptions above) rather than as a traceback from the first query."""
+    try:
+        db.connect(reuse_if_open=True)
+    except (OperationalError, InterfaceError) as error:
+        said = " ".join(str(error).split())
+        said = said.split("FATAL: ", 1)[-1]  # libpq: "connection to server at … failed: FATAL: …"
+        if REFUSED_LOGIN.search(said):
+            raise DatabaseRefused(
+                f"PBEM_DATABASE_URL: PostgreSQL refused the login ({said}); mend the user, "
+                f"password or database name (a password with @ : / % # is written "
+                f"%-encoded: %40 %3A %2F %25 %23)") from None
+        raise DatabaseUnreachable(f"the database does not answer ({said[:300]})") from None
 
 
 def migrate_schema(db: Database) -> list[str]:
@@ -225,6 +263,7 @@ def is_postgres() -> bool:
     return isinstance(database.obj, PostgresqlDatabase)
 
 
-__all__ = ["open_database", "open_existing", "NoStore", "SchemaTooNew", "known_migrations",
+__all__ = ["open_database", "open_existing", "NoStore", "SchemaTooNew", "DatabaseRefused",
+           "DatabaseUnreachable", "connect", "known_migrations",
            "applied_migrations", "unknown_migrations", "missing_sqlite_file", "transaction",
            "is_postgres", "MODELS"]

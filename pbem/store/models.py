@@ -161,6 +161,9 @@ class Move(BaseModel):
     # are not anonymous (an anonymous one repeats the number of the ply before it).
     shown = IntegerField(default=0)
     created = DateTimeField(default=utcnow)
+    # Counted in `pbem_moves_total` when written (migration 0040: a row an older pbem
+    # wrote mid-upgrade is FALSE until pbem.intake.outcomes.count_uncounted counts it).
+    counted = BooleanField(default=True)
 
     class Meta:
         indexes = ((("game", "ply"), True), (("game", "shown"), False))
@@ -186,6 +189,7 @@ class Inbound(BaseModel):
     # Proven to be its player's (pbem.authority): only such mail spends the player's
     # budget of mails an hour; the rest counts as a stranger's (pbem.access).
     proven = BooleanField(default=False)
+    counted = BooleanField(default=True)  # as Move.counted (migration 0040)
 
     class Meta:
         # A sender's mail of the last hour (rate limit, error replies) from the index
@@ -523,6 +527,9 @@ Outbox.add_index(Outbox.index(Outbox.sent, name="outbox_sent")
                  .where(Outbox.sent.is_null(False)))
 Outbox.add_index(Outbox.index(Outbox.failed, name="outbox_failed")
                  .where(Outbox.failed.is_null(False)))
+for _counted in (Move, Inbound):  # rows an older pbem wrote mid-upgrade (0040)
+    _counted.add_index(_counted.index(_counted.id, name=f"{_counted._meta.table_name}_uncounted")
+                       .where(SQL("NOT counted")))
 Invitation.add_index(Invitation.index(Invitation.inviter, Invitation.address,
                                      name="invitation_waiting")
                      .where(Invitation.waiting))  # one waiting per (inviter, address)

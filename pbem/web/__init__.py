@@ -12,7 +12,7 @@ from flask import Blueprint, Flask, current_app, render_template
 from pbem.config import Config
 from pbem.web.api import api
 from pbem.engines import ENGINES
-from pbem import TEMPLATES
+from pbem import templating
 from pbem.store import Game
 from pbem.web.annotated import annotated
 from pbem.web.archive import archive
@@ -49,7 +49,10 @@ def create_app(config: Config, after_move=None) -> Flask:
     """`after_move`: called after a move from a seat's page has been committed (`pbem
     serve` kicks its delivery and bots, as after mail in; without it, the worker's
     scheduler finds the outbox and the bots' turns at its next tick)."""
-    app = Flask(__name__, template_folder=str(TEMPLATES))
+    app = Flask(__name__, template_folder=None)
+    # Every template read now and kept: an upgrade installed under the running web does
+    # not reach it before its restart (pbem.templating).
+    app.jinja_loader = templating.loader()
     app.config["PBEM"] = config
     app.config["PBEM_AFTER_MOVE"] = after_move
     app.register_blueprint(home)

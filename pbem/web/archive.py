@@ -12,19 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from pathlib import Path
-
 from flask import (
     Blueprint,
+    Response,
     abort,
     redirect,
     render_template,
     request,
-    send_from_directory,
     url_for,
 )
 
-from pbem import TEMPLATES
+from pbem import templating
 from pbem.engines import ENGINES
 from pbem.export.public import public_listing
 from pbem.export.search import STATUSES, FilterError, GameFilters, page_of
@@ -39,7 +37,6 @@ archive = Blueprint("archive", __name__)
 LISTED = (Game.id, Game.engine, Game.status, Game.result, Game.termination, Game.plies,
           Game.shown_plies,
           Game.created, Game.updated)
-STYLESHEET = Path(TEMPLATES) / "web"
 
 
 @dataclass(frozen=True)
@@ -181,7 +178,17 @@ def tally(player_id: int) -> dict[str, int]:
 @archive.route("/archive.css")
 def stylesheet():
     # A day's caching: pages load it once; a new version shows within a day.
-    return send_from_directory(STYLESHEET, "style.css", mimetype="text/css", max_age=86400)
+    return served("web/style.css", "text/css")
+
+
+def served(name: str, mimetype: str) -> Response:
+    """A file of the templates as this process read them at its start (pbem.templating:
+    an upgrade installed meanwhile does not reach a process before its restart)."""
+    response = Response(templating.source(name), mimetype=mimetype)
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @archive.errorhandler(400)

@@ -31,21 +31,20 @@ import functools
 import hashlib
 import hmac
 import secrets
-from pathlib import Path
 
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
-                   send_from_directory, url_for)
+                   url_for)
 from markupsafe import Markup
 
 from notation.text import clean_text
-from pbem import TEMPLATES, access
+from pbem import access
 from pbem.mail import words
 from pbem.play import Table, display_name
 from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction
 from pbem.timekeeping import display
 from pbem.timekeeping.ledger import waiting_on
-from pbem.web.archive import refused
+from pbem.web.archive import refused, served
 from pbem.web.advance import advance
 from pbem.web.board_clicks import clickable
 from pbem.web.diagrams import column_diagram, for_any_width
@@ -279,6 +278,5 @@ def game_rows(player, private: bool) -> list[dict]:
 
 @seat_page.route("/play.js")
 def script():
-    return send_from_directory(Path(TEMPLATES) / "web", "play.js", mimetype="text/javascript",
-                               max_age=86400)
+    return served("web/play.js", "text/javascript")  # as read at start: pbem.templating
 

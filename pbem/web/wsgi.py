@@ -17,7 +17,7 @@ from flask import Flask
 from pbem.config import Config, SettingsError
 from pbem.logs import install_logging
 from pbem.store import database, open_database
-from pbem.store.database import SchemaTooNew
+from pbem.store.database import DatabaseRefused, DatabaseUnreachable, SchemaTooNew
 from pbem.web import create_app
 
 
@@ -52,9 +52,12 @@ def _app() -> Flask:
     other process (exit 78, named versions), rather than serve its pages with old code."""
     try:
         return create_wsgi_app(_config())
-    except SchemaTooNew as error:
+    except (SchemaTooNew, DatabaseRefused) as error:
         print(f"pbem web: {error}", file=sys.stderr)
         raise SystemExit(78) from None
+    except DatabaseUnreachable as error:  # gunicorn stops; the unit starts it again
+        print(f"pbem web: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 app = _app()
