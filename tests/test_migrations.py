@@ -118,9 +118,9 @@ def test_0030_writes_in_the_invitations_still_waiting(store):
     Entrant.create(tournament=tournament, player=victim, number=0)
     Entrant.create(tournament=tournament, player=carol, number=1, answer="declined")
     Address.create(player=alice, email="second@s.test")
-    request = Request.create(kind="address", player=alice, lines=["second@s.test"])
+    request = old_row(Request, kind="address", player=alice, lines=["second@s.test"])
     Address.create(player=bob, email="other@s.test", confirmed=True)
-    Request.create(kind="address", player=bob, lines=["other@s.test"], open=False)
+    old_row(Request, kind="address", player=bob, lines=["other@s.test"], open=False)
     runner.up()
     rows = {(row.inviter.email, row.address, row.kind, row.subject, row.waiting)
             for row in Invitation.select()}

@@ -369,3 +369,29 @@ def test_a_reply_to_an_old_invitation_names_the_one_waiting(players):
     words = " ".join(body(bob.last).split())
     assert "game #1 is cancelled; there is nothing to accept in it." in words
     assert "Waiting for your answer: #2 Onyx with alice;" in words
+
+
+# -- ids that leave the server say nothing and are never reused ----------------------------
+
+def test_a_requests_reply_address_carries_a_random_key_not_its_id(alice):
+    alice.write_unproven("name One")
+    alice.write_unproven("name Two")
+    first, second = (m["Reply-To"] for m in confirmations(alice))
+    keys = [re.fullmatch(r"pbem\+r-([a-z2-7]{20})@pbem\.test", a).group(1) for a in (first, second)]
+    rows = list(Request.select().where(Request.kind == "command").order_by(Request.id))
+    assert keys == [row.key for row in rows] and keys[0] != keys[1]
+    assert rows[1].id == rows[0].id + 1  # the ids are sequential; the addresses say nothing
+
+
+def test_an_address_by_id_from_before_the_keys_reaches_only_its_own_request(alice, players):
+    """A request mailed before keys (`c-<id>-<mac>`) is still answered; once the id
+    belongs to a request with a key, that address reaches nothing."""
+    from pbem.mail.tokens import confirm_token, reply_address
+    alice.write_unproven("name Old Way")
+    request = Request.get(Request.kind == "command")
+    old = reply_address(confirm_token("test-secret-key", request.id), "pbem.test")
+    assert outcome_of(alice.send(alice.compose("yes", to=old, subject="Re"))) == \
+        "ignored: confirmation not for this sender, or already used"  # it has a key
+    Request.update(key=None).where(Request.id == request.id).execute()  # as before 0043
+    alice.send(alice.compose("yes", to=old, subject="Re"))
+    assert Player.get(Player.email == alice.address).name == "Old Way"

@@ -123,7 +123,7 @@ def _add_address(speaker: Speaker, email: str) -> list[str]:
         if refusal:  # no mail cannon through `address add`
             raise Refused(refusal)
         open_request = Request.create(kind="address", player=player, lines=[email])
-        invitations.to_confirm_address(config, player, email, open_request.id)
+        invitations.to_confirm_address(config, player, email, open_request)
     return [f"A mail went to {email}: answer it from there, and mail from {email} will "
             f"count as yours. Your game mail still comes to {player.email}."]
 

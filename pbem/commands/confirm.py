@@ -43,7 +43,7 @@ def hold_for_confirmation(speaker: Speaker, lines: list[str]) -> Report:
         report.confirming = TOO_MANY
         return report
     request = Request.create(kind=KIND, player=player, lines=list(lines))
-    invitations.to_confirm_commands(speaker.config, player, request.id, lines,
+    invitations.to_confirm_commands(speaker.config, player, request, lines,
                                     in_reply_to=speaker.message_id)
     report.confirming = HELD
     return report

@@ -85,7 +85,7 @@ def new_tournament(speaker: Speaker, rest: str) -> list[str]:
                                  answer="accepted" if address == mine else None)
         if address != mine:
             request = Request.create(kind="tournament", player=player, lines=[tournament.id])
-            invitations.to_tournament(speaker.config, tournament, entrant, request.id,
+            invitations.to_tournament(speaker.config, tournament, entrant, request,
                                       subject(tournament), describe(tournament))
     return [f"Tournament #{tournament.id} ({describe(tournament)}) is created; invitations "
             f"went to {', '.join(others) or 'nobody'}. "

@@ -320,8 +320,8 @@ def prove(intake: Intake) -> bool:
         if intake.seat is not None and _is_players(intake.seat.player, sender):
             intake.proof = Proof(authority.SEAT_REPLY, found.game, found.seat)
         return False
-    if found is not None and found.request is not None:
-        intake.request = Request.get_or_none(Request.id == found.request)
+    if found is not None and (found.request is not None or found.request_key):
+        intake.request = _request(found)
         if intake.request is not None and sender == _asked(intake.request):
             intake.proof = Proof(authority.CONFIRMATION)
         return False
@@ -338,6 +338,14 @@ def prove(intake: Intake) -> bool:
 def _is_players(player: Player, sender: str) -> bool:
     """Whether `sender` is the player's address, or a second address of theirs."""
     return player.email == sender or getattr(owner_of(sender), "id", None) == player.id
+
+
+def _request(found: Route) -> Request | None:
+    """The request a reply token names: by its random key, or (mailed before keys) by
+    its id, only while it has no key (an id another request took is not it)."""
+    if found.request_key:
+        return Request.get_or_none(Request.key == found.request_key)
+    return Request.get_or_none((Request.id == found.request) & Request.key.is_null())
 
 
 def _asked(request: Request) -> str:
@@ -366,7 +374,7 @@ def authenticate(intake: Intake) -> bool:
         intake.player = intake.seat.player
         heard_from(intake.player, intake.mail.sender_name)  # an invitation's answer
         return False
-    if found is not None and found.request is not None:
+    if found is not None and (found.request is not None or found.request_key):
         return _answer_request(intake, intake.request)
     if intake.player is None:
         intake.player = player_for(sender, intake.mail.sender_name)
@@ -426,7 +434,7 @@ def _ask_for_confirmation(intake: Intake) -> bool:
     if invitations.refusal(intake.config, invitations.CONFIRMATION):
         return intake.stop(CAP_REACHED)
     request = Request.create(kind="confirm", player=player, inbound=intake.row)
-    invitations.to_confirm(intake.config, player, request.id, intake.mail.message_id)
+    invitations.to_confirm(intake.config, player, request, intake.mail.message_id)
     return intake.stop(confirmations.HELD)
 
 
@@ -567,9 +575,10 @@ def _error_limit(intake: Intake) -> tuple[str, str, list[str]] | None:
 
 def _invitation(found: Route | None) -> Request | None:
     """The tournament invitation a reply answers (its token is a request's), or None."""
-    if found is None or found.request is None:
+    if found is None or (found.request is None and not found.request_key):
         return None
-    return Request.get_or_none((Request.id == found.request) & (Request.kind == "tournament"))
+    request = _request(found)
+    return request if request is not None and request.kind == "tournament" else None
 
 
 STEPS = (drop_duplicate, take_delivery_report, ignore_robots, route, prove, limit_rate,

@@ -1,7 +1,8 @@
 """Reply tokens: the part after `pbem+` in the address a player replies to.
 
-A token names a seat of a game (`12-1-<mac>`: game 12, seat 1), a pending confirmation
-(`c-5-<mac>`) or a player's account (`a-<mac>`: the reply address of every mail to a
+A token names a seat of a game (`12-1-<mac>`: game 12, seat 1), a pending request (a
+confirmation, a tournament's invitation: `r-<key>`, its random key, so that it says
+nothing of other mail and is never reused; `c-5-<mac>`, by id, was mailed before keys) or a player's account (`a-<mac>`: the reply address of every mail to a
 player that is not about one seat; which player, the mail's From says, and the MAC must
 be theirs under their links' generation, so `link new` cuts these too), signed with an HMAC under `PBEM_SECRET_KEY` so it cannot be guessed or
 forged. Each mail we send also carries a return path of its own (VERP,
@@ -24,8 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MAC_CHARS = 16  # 80 bits of base32: unguessable, short enough for an address
-TOKEN = re.compile(r"^(?:(?P<game>\d+)-(?P<seat>\d+)|c-(?P<request>\d+)|(?P<account>a))"
-                   r"-(?P<mac>[a-z2-7]+)$")
+TOKEN = re.compile(r"^(?:(?P<game>\d+)-(?P<seat>\d+)|c-(?P<request>\d+)|(?P<account>a)"
+                   r"|(?P<keyed>r))-(?P<mac>[a-z2-7]+)$")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Route:
     seat: int | None = None  # 1-based as players count, in the token
     request: int | None = None
     account: str = ""  # an account token's MAC, checked against the From's player
+    request_key: str = ""  # a request's random key (`r-<key>`): which request, unguessably
 
 
 @lru_cache(maxsize=4096)  # a pure function; every game mail and reply asks for a few
@@ -73,7 +75,14 @@ def is_play_token(secret: str, token: str, route: Route, generation: int) -> boo
     return hmac.compare_digest(expected, token.strip().lower())
 
 
+def request_token(key: str) -> str:
+    """The reply token of a request (a confirmation, an invitation to a tournament)."""
+    return f"r-{key}"
+
+
 def confirm_token(secret: str, request: int) -> str:
+    """The reply token requests were mailed with before they had keys (`c-<id>-<mac>`):
+    still read for a request without a key, never made any more."""
     return f"c-{request}-{_mac(secret, f'confirm/{request}')}"
 
 
@@ -102,6 +111,8 @@ def read_route(secret: str, address: str, domain: str) -> Route | None:
         return None
     if match["account"]:
         return Route(account=match["mac"])  # whose, the pipeline checks (is_account_token)
+    if match["keyed"]:
+        return Route(request_key=match["mac"])  # which, the pipeline looks up
     if match["request"]:
         expected = confirm_token(secret, int(match["request"]))
         route = Route(request=int(match["request"]))

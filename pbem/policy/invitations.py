@@ -15,7 +15,7 @@ options.
 from __future__ import annotations
 
 from pbem.config import Config
-from pbem.mail.tokens import confirm_token, reply_address, seat_token
+from pbem.mail.tokens import reply_address, request_token, seat_token
 from pbem.mail.words import subject
 from pbem.play import Table
 from pbem.players import is_forgotten
@@ -59,10 +59,10 @@ def to_game(config: Config, table: Table, seat: int, options: str) -> bool:
     ], reply_to=reply_address(token, config.domain))
 
 
-def to_tournament(config: Config, tournament, entrant, request_id: int, subject: str,
+def to_tournament(config: Config, tournament, entrant, request, subject: str,
                   description: str) -> bool:
     """The invitation to a tournament: a reply token of its own, answered like a game's."""
-    token = confirm_token(config.secret_key, request_id)
+    token = request_token(request.key)
     names = ", ".join(e.player.name for e in tournament.entrants.order_by("number"))
     organiser = tournament.organiser
     limits.record_invitation(organiser, entrant.player.email, TOURNAMENT, tournament.id)
@@ -83,11 +83,11 @@ def to_seek(joiner: Player, seeker: Player, game_id: int) -> None:
     limits.record_invitation(joiner, seeker.email, SEEK, game_id)
 
 
-def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str) -> bool:
+def to_confirm(config: Config, player: Player, request, in_reply_to: str) -> bool:
     """A first mail from an address: ask once whether it is really theirs. Nothing the
     sender wrote (not even the Subject): the From may be a victim's, and pbem must not
     carry a forger's text to them."""
-    token = confirm_token(config.secret_key, request_id)
+    token = request_token(request.key)
     return note(config, player, "[pbem] please confirm", [
         f"Someone, probably you, sent pbem a mail from {player.email}.",
         "Before pbem acts on mail from a new address, it asks once: reply to this mail "
@@ -97,12 +97,12 @@ def to_confirm(config: Config, player: Player, request_id: int, in_reply_to: str
     ], reply_to=reply_address(token, config.domain), in_reply_to=in_reply_to)
 
 
-def to_confirm_commands(config: Config, player: Player, request_id: int, lines: list[str],
+def to_confirm_commands(config: Config, player: Player, request, lines: list[str],
                         in_reply_to: str | None = None) -> bool:
     """Lines from the player's address that need a proof their mail did not carry
     (pbem.commands.confirm): the registered address alone is asked, and shown each line
     (cut short, so that a forger cannot carry a text of their own to the player)."""
-    token = confirm_token(config.secret_key, request_id)
+    token = request_token(request.key)
     shown = "\n".join(f"  {line[:80]}{'…' if len(line) > 80 else ''}" for line in lines)
     return note(config, player, "[pbem] please confirm your commands", [
         f"pbem got a mail from {player.email} with these commands:",
@@ -117,10 +117,10 @@ def to_confirm_commands(config: Config, player: Player, request_id: int, lines: 
     ], reply_to=reply_address(token, config.domain), in_reply_to=in_reply_to)
 
 
-def to_confirm_address(config: Config, player: Player, address: str, request_id: int) -> bool:
+def to_confirm_address(config: Config, player: Player, address: str, request) -> bool:
     """`address add`: the new address is asked whether it is the player's."""
-    limits.record_invitation(player, address, ADDRESS, request_id)
-    token = confirm_token(config.secret_key, request_id)
+    limits.record_invitation(player, address, ADDRESS, request.id)
+    token = request_token(request.key)
     return note(config, (player.name, address), "[pbem] is this your address?", [
         f"The pbem player {player.name} asked to receive and send game mail from this "
         f"address too.",

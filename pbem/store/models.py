@@ -220,6 +220,13 @@ class Outbox(BaseModel):
         indexes = ((("recipient", "id"), False),)
 
 
+def new_request_key() -> str:
+    """A request's key, which its reply address carries (pbem.mail.tokens.request_token):
+    100 random bits, so that it says nothing of other mail (how many requests were made
+    in between) and is never another request's, whatever the store reuses."""
+    return base64.b32encode(secrets.token_bytes(15)).decode().lower()[:20]
+
+
 class Request(BaseModel):
     """Something waiting: a sender's confirmation, an undo proposal, held commands."""
     kind = CharField()  # confirm, undo, held
@@ -231,6 +238,8 @@ class Request(BaseModel):
     lines = JSONField(default=list)  # held: a player's commands waiting for a window
     open = BooleanField(default=True, index=True)
     created = DateTimeField(default=utcnow)
+    # What its reply address carries (pbem.mail.tokens.request_token): random, unique.
+    key = CharField(null=True, unique=True, default=new_request_key)
 
 
 class Refusal(BaseModel):
