@@ -214,13 +214,12 @@ def rate_words(address: str, rate_limit: int, now: dt.datetime | None = None,
     mails of now not marked proven yet, as over_rate's)."""
     now = now or utcnow()
     since = now - HOUR
-    times = sorted([*[now] * unmarked, *Inbound.select(Inbound.received)
-                    .where((Inbound.sender == address) & (Inbound.received >= since)
-                           & Inbound.proven).scalars(),
-                    *PagePost.select(PagePost.created)
-                    .where((PagePost.address == address) & (PagePost.created >= since))
-                    .scalars()], reverse=True)[:rate_limit]
-    lifts = times[-1] + HOUR if len(times) >= rate_limit else now
+    lifts = _lifting([*[now] * unmarked, *Inbound.select(Inbound.received)
+                      .where((Inbound.sender == address) & (Inbound.received >= since)
+                             & Inbound.proven).scalars(),
+                      *PagePost.select(PagePost.created)
+                      .where((PagePost.address == address) & (PagePost.created >= since))
+                      .scalars()], rate_limit, now)
     return [
         f"pbem reads at most {rate_limit} mails and posts from your seats' pages an hour "
         f"from one address (PBEM_RATE_LIMIT, both counted together), and you have sent "
@@ -238,10 +237,9 @@ def unproven_rate_words(address: str, rate_limit: int, now: dt.datetime | None =
     """The limit on mails an hour from one address that prove nothing (pbem.authority):
     what it is, when it lifts, and that the player's own replies are not touched."""
     now = now or utcnow()
-    times = sorted(Inbound.select(Inbound.received)
-                   .where((Inbound.sender == address) & (Inbound.received >= now - HOUR)
-                          & ~Inbound.proven).scalars(), reverse=True)[:rate_limit]
-    lifts = times[-1] + HOUR if len(times) >= rate_limit else now
+    lifts = _lifting(Inbound.select(Inbound.received)
+                     .where((Inbound.sender == address) & (Inbound.received >= now - HOUR)
+                            & ~Inbound.proven).scalars(), rate_limit, now)
     return [
         f"pbem got more than {rate_limit} mails within an hour from {address} that carried "
         f"no proof of being yours (they were not replies to pbem's mails): those past that "
@@ -251,3 +249,10 @@ def unproven_rate_words(address: str, rate_limit: int, now: dt.datetime | None =
         "If you did not send so many, someone wrote in your name; nothing they sent was "
         "carried out without your confirmation.",
     ]
+
+
+def _lifting(times, rate_limit: int, now: dt.datetime) -> dt.datetime:
+    """When a limit of `rate_limit` an hour lifts, given the times of the hour's events:
+    when fewer than `rate_limit` of them are left in the hour."""
+    latest = sorted(times, reverse=True)[:rate_limit]
+    return latest[-1] + HOUR if len(latest) >= rate_limit else now
