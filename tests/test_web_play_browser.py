@@ -95,3 +95,31 @@ def test_the_arrow_keys_step_between_points(served, browser, config):  # noqa: F
         assert re.search(rf"move={second}#answer$", page.url)
     finally:
         context.close()
+
+
+def test_the_account_is_changed_from_a_mailed_link_not_the_seats(served, seat_browser, config):  # noqa: F811,E501
+    """#41 item 2 in a browser: the seat's page offers only to mail a link to the
+    account's page; that page switches pictures off and makes new links, and then the
+    seat's old link is dead."""
+    from playwright.sync_api import expect
+    from pbem.store import Outbox, Player
+    page, size, script = seat_browser
+    game_id = start(config, "onyx", ["alice", "bob"])
+    seat = f"{served}/play/{play_token(config.secret_key, game_id, 0)}"
+    page.goto(seat)
+    assert page.get_by_role("button", name="Text only").count() == 0
+    page.get_by_role("button", name="Mail me a link to my account").click()
+    expect(page.locator(".done")).to_contain_text("A link to your account's page went to "
+                                                 "your address")
+    mailed = bytes(Outbox.select().where(Outbox.recipient == "alice@players.test")
+                   .order_by(Outbox.id.desc()).first().message).decode()
+    account = re.search(r"(/play/account/[0-9a-f-]+)", mailed.replace("=\r\n", "")).group(1)
+    page.goto(served + account)
+    expect(page.get_by_role("heading", level=1)).to_have_text("alice's account")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    page.get_by_role("button", name="Text only").click()
+    expect(page.locator(".done")).to_have_text("Saved.")
+    assert Player.get(Player.email == "alice@players.test").pictures is False
+    page.get_by_role("button", name="New links").click()
+    expect(page.locator(".done")).to_contain_text("New links made")
+    assert page.goto(seat).status == 404
