@@ -148,6 +148,12 @@ def test_held_mail_released_by_the_operator_goes_once(config, settings, tmp_path
     assert main(["backup", str(backups)]) == 0
     assert main(["restore", str(only_file(backups))]) == 0
     assert "held: 1 mail(s)" in capsys.readouterr().out
+    from pbem.status import check, describe
+    assert ("held:         1 mail(s) held by `pbem restore`: `pbem outbox --held`, then "
+            "retry or drop each") in describe(check())
+    from test_metrics import scrape
+    metrics = scrape(config)  # not a backlog the relay is blamed for (PbemOutboxBacklogOld)
+    assert (metrics[("pbem_outbox_held",)], metrics[("pbem_outbox_backlog",)]) == (1, 0)
     relay = Sink().start()
     try:
         from dataclasses import replace
