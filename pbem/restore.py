@@ -176,18 +176,17 @@ def _postgres(config: Config, file: Path, now: dt.datetime) -> Restored:
     dsn, env = libpq(config.database_url)
     _refuse_newer_dump(file, env)
     with tempfile.TemporaryFile() as said_restore, tempfile.TemporaryFile() as said_load:
+        loader = _start(["psql", "--no-psqlrc", "--quiet", "--single-transaction",
+                         "--set=ON_ERROR_STOP=1", "--command", DROP_TABLES, "--file=-",
+                         "--dbname", dsn], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                        stderr=said_load, env=env)
         try:
-            reader = subprocess.Popen(["pg_restore", "--no-owner", "--no-privileges",
-                                       "--file=-", str(file)], stdout=subprocess.PIPE,
-                                      stderr=said_restore, env=env)
-        except FileNotFoundError:
-            raise RestoreError("pg_restore is not installed (Debian: apt install "
-                               "postgresql-client)") from None
-        loader = subprocess.Popen(["psql", "--no-psqlrc", "--quiet", "--single-transaction",
-                                   "--set=ON_ERROR_STOP=1", "--command", DROP_TABLES,
-                                   "--file=-", "--dbname", dsn],
-                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                  stderr=said_load, env=env)
+            reader = _start(["pg_restore", "--no-owner", "--no-privileges", "--file=-",
+                             str(file)], stdout=subprocess.PIPE, stderr=said_restore, env=env)
+        except RestoreError:
+            loader.kill()  # its input never began: nothing to commit
+            loader.wait()
+            raise
         try:
             shutil.copyfileobj(reader.stdout, loader.stdin)
         except BrokenPipeError:  # psql stopped at an error: its words say which
@@ -217,6 +216,15 @@ def _postgres(config: Config, file: Path, now: dt.datetime) -> Restored:
                            f"pbem process; mend it and run pbem restore again") from error
 
 
+def _start(command: list[str], **streams) -> subprocess.Popen:
+    try:
+        return subprocess.Popen(command, **streams)
+    except FileNotFoundError:
+        raise RestoreError(f"{command[0]} is not installed (Debian: apt install "
+                           f"postgresql-client, of the server's major version); nothing "
+                           f"was changed") from None
+
+
 def _said(stream) -> str:
     stream.seek(0)
     return " ".join(stream.read().decode("utf-8", "replace").split())[-500:] or "no reason"
@@ -225,9 +233,11 @@ def _said(stream) -> str:
 def _refuse_newer_dump(file: Path, env: dict) -> None:
     """Read the dump's own list of migrations: a backup a newer pbem made would restore
     a schema this one cannot run (checked before anything is dropped)."""
-    done = subprocess.run(["pg_restore", "--data-only", "--table=pbem_schema", "--file=-",
-                           str(file)], capture_output=True, text=True, env=env,
-                          timeout=TIMEOUT)
+    reader = _start(["pg_restore", "--data-only", "--table=pbem_schema", "--file=-",
+                     str(file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    env=env)
+    out, err = reader.communicate(timeout=TIMEOUT)
+    done = subprocess.CompletedProcess(reader.args, reader.returncode, out, err)
     if done.returncode != 0:
         raise RestoreError(f"pg_restore could not read {file}: "
                            f"{' '.join(done.stderr.split())[:500]}; nothing was changed")
