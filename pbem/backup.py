@@ -9,12 +9,16 @@ is checked (`PRAGMA integrity_check`) before it takes its final name. PostgreSQL
 A target directory gets a dated file (`pbem-20261201-031500.db` or `.dump`), and
 `keep=N` then removes all but the N newest of those; any other file there is left alone.
 A backup is written under a temporary name and renamed when complete, so a crash or a
-full disk never leaves a half backup that looks whole.
+full disk never leaves a half backup that looks whole. Each backup is recorded in the
+database it copies (pbem.store.backups): the copy holds when it was taken, which `pbem
+restore` reads, and the live database when the last whole one was made, which the
+metrics show.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import re
 import secrets
@@ -23,8 +27,14 @@ import subprocess
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
-from pbem.store.database import sqlite_path
+from peewee import DatabaseError, InterfaceError
 
+from pbem.store import backups
+from pbem.store.database import (DatabaseRefused, DatabaseUnreachable, NoStore,
+                                 SchemaTooNew, open_existing, sqlite_path)
+from pbem.store.models import database
+
+log = logging.getLogger(__name__)
 BACKUP_NAME = re.compile(r"pbem-\d{8}-\d{6}\.(db|dump)$")
 
 
@@ -54,21 +64,42 @@ def backup(url: str, target: str | Path, keep: int | None = None,
                           f"by the pbem user)")
     # Its own temporary name: two backups at once (cron and a hand) never share one
     partial = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.partial")
+    started = _begin(url)
     try:
         if sqlite:
-            _sqlite_backup(Path(sqlite_path(url)), partial)
+            copy_sqlite(Path(sqlite_path(url)), partial)
         else:
             _pg_dump(url, partial)
         os.replace(partial, target)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
+    try:
+        backups.end(started, str(target))
+    except (DatabaseError, InterfaceError) as error:
+        log.warning("the backup %s is whole, but not recorded as such: %s", target, error)
     if into_directory and keep:
         _prune(target.parent, keep)
     return target
 
 
-def _sqlite_backup(source: Path, partial: Path) -> None:
+def _begin(url: str) -> int | None:
+    """Record the backup's start in the database, committed before the copy begins;
+    None when it cannot be recorded (a schema before 0042, the store not there): the
+    backup is still made, and pbem_last_backup_timestamp_seconds does not know of it."""
+    try:
+        if database.obj is None:  # `pbem backup` on its own; tests open the store first
+            open_existing(url, migrate=False)
+        return backups.begin()
+    except (NoStore, SchemaTooNew, DatabaseRefused, DatabaseUnreachable,
+            DatabaseError, InterfaceError) as error:  # the copy matters more than its record
+        log.warning("the backup is not recorded in the database: %s", error)
+    return None
+
+
+def copy_sqlite(source: Path, partial: Path) -> None:
+    """`source`'s committed state written into `partial` (made, or replaced whole in one
+    step through SQLite's own locks: `pbem restore` puts a database back so), checked."""
     if not source.is_file():
         raise BackupError(f"there is no database file {source.resolve()}: is this pbem's "
                           f"directory, with its settings (--env-file)?")
@@ -88,15 +119,20 @@ def _sqlite_backup(source: Path, partial: Path) -> None:
         raise BackupError(f"the copy of {source} fails SQLite's integrity check: {verdict}")
 
 
-def _pg_dump(url: str, partial: Path) -> None:
-    """pg_dump with the password in its environment, not on its command line (ps)."""
+def libpq(url: str) -> tuple[str, dict[str, str]]:
+    """The URL for PostgreSQL's programs without its password, and their environment
+    with it (PGPASSWORD, decoded): never on a command line, where `ps` shows it."""
     parts = urlsplit(url)
     env = dict(os.environ)
     netloc = parts.netloc
     if parts.password is not None:
         env["PGPASSWORD"] = unquote(parts.password)
         netloc = netloc.replace(f":{parts.password}@", "@", 1)
-    dsn = urlunsplit(("postgresql", netloc, parts.path, parts.query, ""))
+    return urlunsplit(("postgresql", netloc, parts.path, parts.query, "")), env
+
+
+def _pg_dump(url: str, partial: Path) -> None:
+    dsn, env = libpq(url)
     try:
         done = subprocess.run(["pg_dump", "--format=custom", "--file", str(partial),
                                "--dbname", dsn], env=env, capture_output=True, text=True)

@@ -18,6 +18,8 @@
     pbem export --all [--game GAME] --output FILE.zip   every finished game's record
     pbem admin cancel|adjudicate|ban|unban|bans|merge|forget ...   the operator's tools
     pbem backup DIRECTORY|FILE [--keep N]   a consistent copy of the database, while it runs
+    pbem restore FILE                    a backup put back: waiting mail held, deadlines moved
+                                         on, the players of running games told
     pbem ratings rebuild|show GAME       the ratings again from the archive; a game's leaders
     pbem migrate [--back-to N [--yes]]   the schema up to date once (a rolling upgrade), or back
     pbem --version
@@ -41,6 +43,7 @@ from pbem import build
 from pbem.bots import NotABot, is_bot
 from pbem.competition.command import add_commands as competition_commands  # light too
 from pbem.outbox_command import add_commands as outbox_commands  # light too
+from pbem.restore_command import add_commands as restore_commands  # light too
 from pbem.config import SettingsError, read_env_file, unknown_settings
 from pbem.config import existing_store_config as _server_config  # imports the store when run
 from pbem.engines import ENGINES, UnknownGame, get_engine
@@ -187,6 +190,7 @@ def _parser() -> argparse.ArgumentParser:
     _admin_parser(commands)
     competition_commands(commands)
     outbox_commands(commands)
+    restore_commands(commands)
     schema_commands(commands)
     return parser
 

@@ -1,15 +1,18 @@
 """`pbem outbox`: the operator's view of the mail pbem sends, without SQL.
 
-    pbem outbox [--failed|--waiting|--sent|--all] [--address A] [--game N] [--older-than 2h]
-                                       what waits, what was given up and why
-    pbem outbox retry ID... | --address A | --all-failed
-                                       put given-up or waiting mail back, to go at once
-    pbem outbox drop ID...             remove mail not sent yet (it never goes)
+    pbem outbox [--failed|--waiting|--held|--sent|--all] [--address A] [--game N] [--older-than 2h]
+                                       what waits, what was given up or held, and why
+    pbem outbox retry ID... | --address A | --all-failed | --all-held
+                                       put given-up, waiting or held mail back, to go at once
+    pbem outbox drop ID... | --all-held  remove mail not sent yet (it never goes)
     pbem outbox bounces                the addresses our mail bounces from, and their scores
     pbem outbox clear ADDRESS          mail goes to ADDRESS again (it bounced; now it works)
     pbem deliver                       send every mail waiting, now, whatever its next try
                                        (after an outage: the relay is mended)
 
+A held mail is one `pbem restore` found waiting in the backup: it may have gone out after
+the backup was taken, so it waits until the operator retries it (it was not sent: Postfix's
+log has no line with its Message-ID, which the listing shows) or drops it (it was).
 A given-up mail is one the relay refused for good (5xx, a relay's "Relay access denied"
 too: mend the relay, then `retry --all-failed`) or that waited five days; a bouncing
 address is one whose mailbox failed for good (no such user, disabled, full: not a
@@ -27,7 +30,7 @@ import sys
 from pbem.engines.base import OptionError
 from pbem.terminal import say
 
-STATES = ("waiting", "failed", "sent")
+STATES = ("waiting", "failed", "held", "sent")
 
 
 def add_commands(commands) -> None:
@@ -51,9 +54,13 @@ def add_commands(commands) -> None:
     retry.add_argument("ids", nargs="*", type=int, metavar="ID")
     retry.add_argument("--address", help="every mail to ADDRESS not sent yet")
     retry.add_argument("--all-failed", action="store_true", help="every given-up mail")
+    retry.add_argument("--all-held", action="store_true", help="every mail `pbem restore` "
+                       "held (none of it went out after the backup)")
     retry.set_defaults(run=_outbox, action="retry")
     drop = actions.add_parser("drop", help="remove mail not sent yet; it never goes")
-    drop.add_argument("ids", nargs="+", type=int, metavar="ID")
+    drop.add_argument("ids", nargs="*", type=int, metavar="ID")
+    drop.add_argument("--all-held", action="store_true", help="every mail `pbem restore` "
+                      "held (it went out after the backup)")
     drop.set_defaults(run=_outbox, action="drop")
     actions.add_parser("bounces", help="the addresses our mail bounces from").set_defaults(
         run=_outbox, action="bounces")
@@ -77,12 +84,15 @@ def _deliver(args) -> int:
     waiting = outbox.pending()
     say(f"sent {sent}; {waiting} waiting")
     failed = (Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null()
-                                    & (Outbox.next_attempt > started))
+                                    & Outbox.held.is_null() & (Outbox.next_attempt > started))
               .order_by(Outbox.next_attempt).first())
     given_up = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null(False))
     if given_up.count():
         say(f"given up: {given_up.count()} (not sent again: `pbem outbox --failed` says "
             f"why, `pbem outbox retry --all-failed` sends them)")
+    held = Outbox.select().where(Outbox.sent.is_null() & Outbox.held.is_null(False)).count()
+    if held:
+        say(f"held: {held} (by `pbem restore`, not sent: `pbem outbox --held` lists them)")
     if failed is None:
         return 0
     say(f"the relay did not take them: {failed.last_error or 'no answer'}; next try "
@@ -97,6 +107,7 @@ def _filters(parser) -> None:
         shown.add_argument(f"--{state}", dest="state", action="store_const", const=state,
                            help={"waiting": "only mail waiting to go", "failed": "only "
                                  "mail given up", "sent": "only mail sent",
+                                 "held": "only mail `pbem restore` held",
                                  "all": "everything kept"}[state])
     parser.add_argument("--address", help="only mail to ADDRESS")
     parser.add_argument("--game", type=int, metavar="N", help="only game N's mail")
@@ -133,12 +144,15 @@ def listing(args) -> list[str]:
     from pbem.timekeeping.controls import parse_span
     rows = Outbox.select(Outbox.id, Outbox.created, Outbox.recipient, Outbox.game,
                          Outbox.attempts, Outbox.sent, Outbox.failed, Outbox.last_error,
-                         Outbox.next_attempt)
+                         Outbox.next_attempt, Outbox.held)
     state = getattr(args, "state", None)
     if state is None:  # the operator's question: what has not gone, and why
         rows = rows.where(Outbox.sent.is_null())
     elif state == "waiting":
-        rows = rows.where(Outbox.sent.is_null() & Outbox.failed.is_null())
+        rows = rows.where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                          & Outbox.held.is_null())
+    elif state == "held":
+        rows = rows.where(Outbox.sent.is_null() & Outbox.held.is_null(False))
     elif state == "failed":
         rows = rows.where(Outbox.failed.is_null(False))
     elif state == "sent":
@@ -161,6 +175,9 @@ def _line(row) -> str:
         state = f"sent {row.sent:%Y-%m-%d %H:%M}"
     elif row.failed is not None:
         state = f"GIVEN UP {row.failed:%Y-%m-%d %H:%M}"
+    elif row.held is not None:
+        state = (f"HELD by pbem restore {row.held:%Y-%m-%d %H:%M}: was it sent after the "
+                 f"backup? {_message_id(row.id)}")
     else:
         state = f"waiting, next try {row.next_attempt:%Y-%m-%d %H:%M}"
     game = f"game #{row.game_id}" if row.game_id else "no game"
@@ -183,11 +200,14 @@ def retry(args) -> list[str]:
         chosen = unsent & (Outbox.recipient == args.address.strip().lower())
     elif args.all_failed:
         chosen = unsent & Outbox.failed.is_null(False)
+    elif args.all_held:
+        chosen = unsent & Outbox.held.is_null(False)
     else:
-        raise ValueError("name the mail: IDs, --address A or --all-failed")
+        raise ValueError("name the mail: IDs, --address A, --all-failed or --all-held")
     addresses = {row.recipient for row in Outbox.select(Outbox.recipient).where(chosen)}
-    count = (Outbox.update(failed=None, attempts=0, next_attempt=utcnow(), claimed_until=None,
-                           handed_over=None, last_error="").where(chosen).execute())
+    count = (Outbox.update(failed=None, held=None, attempts=0, next_attempt=utcnow(),
+                           claimed_until=None, handed_over=None, last_error="")
+             .where(chosen).execute())
     cleared = sorted(a for a in addresses if a and bouncing.clear(a))
     return ([f"{count} mail{'' if count == 1 else 's'} back in the queue; `pbem deliver` "
              f"sends them now, or the worker within a minute"]
@@ -196,11 +216,25 @@ def retry(args) -> list[str]:
 
 def drop(args) -> list[str]:
     from pbem.store import Outbox
+    if args.all_held:
+        chosen = Outbox.held.is_null(False)
+    elif args.ids:
+        chosen = Outbox.id.in_(args.ids)
+    else:
+        raise ValueError("name the mail: IDs or --all-held")
     sent = {row.id for row in Outbox.select(Outbox.id).where(
-        Outbox.id.in_(args.ids) & Outbox.sent.is_null(False))}
-    count = Outbox.delete().where(Outbox.id.in_(args.ids) & Outbox.sent.is_null()).execute()
+        chosen & Outbox.sent.is_null(False))}
+    count = Outbox.delete().where(chosen & Outbox.sent.is_null()).execute()
     return ([f"{count} mail{'' if count == 1 else 's'} dropped"]
             + [f"{i} was sent already; it stays kept" for i in sorted(sent)])
+
+
+def _message_id(outbox_id: int) -> str:
+    """A held mail's Message-ID, to look for in Postfix's log (`message-id=<…>`)."""
+    from pbem.mail.outbox import message_id
+    from pbem.store import Outbox
+    row = Outbox.select(Outbox.message).where(Outbox.id == outbox_id).get()
+    return f"Message-ID {message_id(bytes(row.message)) or '(none)'}"
 
 
 def bounces(args) -> list[str]:

@@ -1,7 +1,8 @@
 """`pbem migrate`: the schema brought up to date once, or taken back, by the operator.
 
     pbem migrate                     apply the migrations the database lacks (what every
-                                     `pbem worker` does at start), and say where it is
+                                     `pbem worker` does at start; an empty database gets
+                                     them all), and say where it is
     pbem migrate --back-to N         undo, newest first, every migration after N (the
                                      plan only: nothing changes without --yes)
     pbem migrate --back-to N --yes   ... and do it
@@ -34,10 +35,20 @@ def add_commands(commands) -> None:
 
 def _migrate(args) -> int:
     from pbem.config import Config
-    from pbem.store.database import open_existing
+    from pbem.store.database import (NoStore, SchemaTooNew, connect, missing_sqlite_file,
+                                     open_database, unknown_migrations)
     config = Config.from_environment(make_secret=False)
-    # NoStore and SchemaTooNew are said by pbem.cli (exit 1 and 78): migrate makes no store
-    db = open_existing(config.database_url, migrate=False)
+    # NoStore and SchemaTooNew are said by pbem.cli (exit 1 and 78). Migrate makes no
+    # SQLite file (the wrong directory would get one), but fills a database that is there
+    # and empty (`pbem status`: "EMPTY … `pbem migrate` creates them").
+    missing = missing_sqlite_file(config.database_url)
+    if missing:
+        raise NoStore(missing)
+    db = open_database(config.database_url, migrate=False)
+    connect(db)
+    if unknown_migrations(db):  # a newer pbem's schema: only it may take it back
+        db.close()
+        raise SchemaTooNew(unknown_migrations(db))
     try:
         if args.back_to is None:
             return _up(db)

@@ -2,7 +2,9 @@
 
 The facts that tell a stuck server from a quiet one: does the database answer, how much
 mail waits to go out and since when (a relay that refuses everything shows as a growing
-age), how many are being retried, how many games run, when mail last came in.
+age), how many are being retried, how many games run, when mail last came in, how much
+of our mail bounces, when the last backup was made. A database with no pbem tables in it
+is said to be empty (`pbem migrate` fills it), not unreachable.
 
 `pbem status` only looks: a SQLite file is opened read-only and only if it exists, the
 schema is not migrated, and no secret key file is made, so a status run in the wrong
@@ -21,14 +23,18 @@ from peewee import DatabaseError, InterfaceError, SqliteDatabase, fn
 from pbem import build
 from pbem.config import Config, secret_path
 from pbem.intake import refusals
-from pbem.store import Game, Inbound, Outbox, open_database, workers
+from pbem.store import Game, Inbound, Outbox, backups, open_database, workers
 from pbem.store.database import (applied_migrations, known_migrations,  # noqa: F401
                                  missing_sqlite_file, sqlite_path,
                                  without_password)  # (status.without_password: the worker's)
-from pbem.store.models import database, utcnow
+from pbem.store.models import Bounce, database, utcnow
 
 GIVEN_UP_DAYS = 7  # mail given up on shows in the status this long
 WORKERS_MIGRATION = "0038_counters_workers"  # the table of workers' ticks
+BACKUPS_MIGRATION = "0042_restores"  # the table of backups, outbox.held
+BOUNCES_MIGRATION = "0025_bounces"  # the table of addresses that bounce
+EMPTY = ("EMPTY: it holds no pbem tables. `pbem migrate` creates them (so does the first "
+         "start of `pbem worker`)")
 SILENT = 120  # seconds without a tick: a worker that stopped (heartbeat every 15 s)
 
 
@@ -52,6 +58,11 @@ class Status:
     schema_ok: bool | None = None  # False: the schema is newer than this code (restart it
     #                                with the pbem that migrated it; deploy/README.md)
     workers: list | None = None  # each worker's name, last tick (seconds ago), listeners
+    empty: bool = False  # the database answers, and holds no pbem tables
+    outbox_held: int | None = None  # held by `pbem restore` until the operator releases it
+    bounced_last_day: int | None = None  # addresses with a hard bounce in the last day
+    addresses_bouncing: int | None = None  # ... past the threshold: mailed nothing
+    last_backup_seconds: int | None = None  # since the newest whole backup; None: none
 
     def as_json(self) -> dict:
         return {**asdict(self), **build.info()}  # which pbem answered: version, commit
@@ -60,13 +71,17 @@ class Status:
 def check() -> Status:
     """Ask the open database; a database that does not answer is a Status, not an error."""
     try:
+        if not database.obj.table_exists("pbem_schema"):
+            return Status(database_ok=False, database_error=EMPTY, empty=True)
         now = utcnow()
-        waiting = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
+        schema = _schema()
+        recent = BACKUPS_MIGRATION not in schema["schema_waiting"]  # outbox.held, backup
+        unsent = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
+        waiting = unsent.where(Outbox.held.is_null()) if recent else unsent
         given_up = Outbox.select().where(
             Outbox.failed >= now - dt.timedelta(days=GIVEN_UP_DAYS)).count()
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
         last_in = Inbound.select(fn.MAX(Inbound.received)).scalar()
-        schema = _schema()
         return Status(
             database_ok=True,
             outbox_backlog=waiting.count(),
@@ -80,6 +95,10 @@ def check() -> Status:
             **schema,
             workers=_workers(now) if WORKERS_MIGRATION not in schema["schema_waiting"]
             else None,  # an older schema, not migrated yet: no table of them
+            outbox_held=unsent.where(Outbox.held.is_null(False)).count() if recent else 0,
+            **(_bounces(now) if BOUNCES_MIGRATION not in schema["schema_waiting"] else {}),
+            last_backup_seconds=seconds_since(now, backups.last_finished()) if recent
+            else None,
         )
     except (DatabaseError, InterfaceError) as error:  # peewee wraps the driver's errors
         return Status(database_ok=False, database_error=_first_line(error))
@@ -102,6 +121,13 @@ def _workers(now: dt.datetime) -> list[dict]:
              "last_tick_seconds": seconds_since(now, row.last_tick),
              "listeners": row.listeners, "listening": row.listening}
             for row in workers.workers()]
+
+
+def _bounces(now: dt.datetime) -> dict[str, int]:
+    """Addresses our mail bounced from in the last day, and those mailed nothing now."""
+    return {"bounced_last_day": Bounce.select().where(
+                Bounce.last >= now - dt.timedelta(days=1)).count(),
+            "addresses_bouncing": Bounce.select().where(Bounce.bouncing.is_null(False)).count()}
 
 
 def _unconfirmed(now: dt.datetime) -> dict[str, int]:
@@ -128,6 +154,8 @@ def _first_line(error: Exception) -> str:
 
 def describe(status: Status) -> list[str]:
     """The status as lines for a terminal."""
+    if status.empty:
+        return [f"database:     {EMPTY}"]
     if not status.database_ok:
         return [f"database:     NOT REACHABLE: {status.database_error}"]
     oldest = status.oldest_undelivered_seconds
@@ -138,9 +166,11 @@ def describe(status: Status) -> list[str]:
         + (f", {status.outbox_retrying} being retried" if status.outbox_retrying else ""),
         f"oldest mail:  {'none waiting' if oldest is None else _duration(oldest) + ' old'}",
         *_transport_lines(status),
+        _bounce_line(status),
         f"games:        {status.running_games} running",
         f"last mail in: {'never' if last_in is None else _duration(last_in) + ' ago'}",
         *_worker_lines(status),
+        _backup_line(status),
         f"unconfirmed:  {status.unconfirmed_mail_last_hour} mails to new addresses in the "
         f"last hour"
         + (f"; {status.unconfirmed_capped_last_day} held back by the hourly cap in the last "
@@ -188,10 +218,29 @@ def _transport_lines(status: Status) -> list[str]:
         lines.append(f"given up:     {status.outbox_given_up} mail(s) in {GIVEN_UP_DAYS} days "
                      f"(refused for good, or undelivered for 5 days): see last_error in "
                      f"the outbox")
+    if status.outbox_held:
+        lines.append(f"held:         {status.outbox_held} mail(s) held by `pbem restore`: "
+                     f"`pbem outbox --held`, then retry or drop each")
     if status.refusals_last_day:
         counts = ", ".join(f"{reason} {n}" for reason, n in status.refusals_last_day.items())
         lines.append(f"refused in:   {counts} (last 24 h; README: PBEM_AUTHSERV_ID)")
     return lines
+
+
+def _bounce_line(status: Status) -> str:
+    """How much of our mail bounces (pbem.policy.bouncing): its rise is the alert's."""
+    line = (f"bounces:      {status.bounced_last_day} address(es) bounced in the last day"
+            if status.bounced_last_day else "bounces:      none in the last day")
+    if status.addresses_bouncing:
+        line += (f"; {status.addresses_bouncing} marked bouncing, mailed nothing "
+                 f"(`pbem outbox bounces`)")
+    return line
+
+
+def _backup_line(status: Status) -> str:
+    if status.last_backup_seconds is None:
+        return ("backup:       none recorded (`pbem backup`; deploy/README.md, \"Backups\")")
+    return f"backup:       the last whole one {_duration(status.last_backup_seconds)} ago"
 
 
 def _duration(seconds: int) -> str:

@@ -20,6 +20,8 @@ hears of it. So is a message still not delivered after GIVE_UP_AFTER (without a 
 Each message leaves with its own return path (pbem.mail.tokens.return_path), made of
 its random key. When the relay cannot be reached or refuses
 the login, a run stops at the first message: every other one waits for the next run.
+A message `held` (by `pbem restore`: it may have gone out before the database went back
+in time) is not sent until the operator releases it (`pbem outbox retry`).
 """
 
 from __future__ import annotations
@@ -206,7 +208,8 @@ def _claim(now: dt.datetime, size: int) -> list[int]:
     checked again under its lock and left out. SQLite runs one writer at a time.
     """
     free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
-    waiting = Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.handed_over.is_null()
+    waiting = (Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.handed_over.is_null()
+               & Outbox.held.is_null())  # held by `pbem restore`: the operator decides
     due = (Outbox.select(Outbox.id)
            .where(waiting & (Outbox.next_attempt <= now) & free)
            .order_by(Outbox.id).limit(size))
@@ -261,7 +264,7 @@ def _send(config: Config, transport: "Transport", outbox_id: int, now: dt.dateti
         Outbox.update(handed_over=utcnow()).where(Outbox.id == mail.id).execute()
         handed.append(True)
 
-    with about_mail(_message_id(message), mail.game_id):
+    with about_mail(message_id(message), mail.game_id):
         try:
             transport.send(mail.recipient, message, handed_over,
                            return_path(config.secret_key, _return_key(mail), config.domain))
@@ -340,7 +343,7 @@ def give_up(config: Config, mail: Outbox, now: dt.datetime, why: str,
               f" (told {told} other player(s) of the game)" if told else "")
 
 
-def _message_id(message: bytes) -> str:
+def message_id(message: bytes) -> str:
     headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(message)
     return str(headers.get("Message-ID", "")).strip()
 
@@ -376,11 +379,20 @@ def due_now(now: dt.datetime) -> int:
     """Every mail waiting for its next try (not given up, not being sent by a deliverer
     now) made due at `now`: the operator mended the relay (`pbem deliver`); how many."""
     return (Outbox.update(next_attempt=now)
-            .where(Outbox.sent.is_null() & Outbox.failed.is_null()
+            .where(Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.held.is_null()
                    & Outbox.handed_over.is_null() & (Outbox.next_attempt > now)
                    & (Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)))
             .execute())
 
 
 def pending() -> int:
-    return Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null()).count()
+    return Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                                 & Outbox.held.is_null()).count()
+
+
+def hold_waiting(now: dt.datetime) -> int:
+    """Every mail waiting (not sent, not given up, not handed to the relay) held until
+    the operator says: a restore's, which may have gone out after the backup. How many."""
+    return (Outbox.update(held=now, claimed_until=None)
+            .where(Outbox.sent.is_null() & Outbox.failed.is_null()
+                   & Outbox.handed_over.is_null() & Outbox.held.is_null()).execute())

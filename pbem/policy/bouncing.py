@@ -27,6 +27,7 @@ from peewee import SQL
 
 from pbem.config import Config
 from pbem.mail.statuses import mailbox_gone
+from pbem.store.counters import count as count_event
 from pbem.store.models import Bounce, utcnow
 from pbem.store.prepared import Prepared
 
@@ -63,6 +64,7 @@ def count(config: Config, address: str, reason: str, now: dt.datetime | None = N
         row.score += 1
         row.last = now
     row.reason = reason[:500]
+    count_event("bounces")  # every hard bounce, for pbem_bounces_total (an alert on its rise)
     newly = row.bouncing is None and row.score >= config.bounce_threshold
     if newly:
         row.bouncing = now

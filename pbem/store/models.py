@@ -214,6 +214,7 @@ class Outbox(BaseModel):
     # whose return path carried the id (pbem.mail.tokens).
     return_key = CharField(null=True, unique=True, default=new_return_key)
     bounced = DateTimeField(null=True)  # its bounce counted (once a mail: pbem.policy.bounces)
+    held = DateTimeField(null=True)  # by `pbem restore`: perhaps sent already (0042)
 
     class Meta:
         # Our last mail to an address, newest first, from the index alone (0014).
@@ -371,6 +372,14 @@ class CounterEvent(BaseModel):
     name = CharField()
     label = CharField(default="")
     amount = IntegerField(default=1)
+
+
+class Backup(BaseModel):
+    """A `pbem backup`: when it started (the copy holds this row: what `pbem restore`
+    goes back to) and when its copy was whole (pbem.store.backups)."""
+    started = DateTimeField(index=True)
+    finished = DateTimeField(null=True)
+    file = CharField(default="")
 
 
 class Worker(BaseModel):
@@ -547,4 +556,4 @@ Invitation.add_index(Invitation.index(Invitation.inviter, Invitation.address,
 MODELS = (Player, Game, Seat, Move, Comment, Inbound, Outbox, Request,
           TimeControl, Clock, Vacation, Address, Invitation, Ban, Bounce, Refusal, Notice,
           Rating, RatingChange, Tournament, Entrant, Pairing, Seek, Follow, Condition,
-          Annotation, Annotator, PagePost, CounterTotal, CounterEvent, Worker)
+          Annotation, Annotator, PagePost, CounterTotal, CounterEvent, Worker, Backup)

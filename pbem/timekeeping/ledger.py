@@ -178,6 +178,25 @@ def stop(row: Clock, control: Control, now: dt.datetime) -> None:
     row.waiting, row.window, row.settled, row.due, row.reminded = False, False, None, None, 0
 
 
+def move_on(by: dt.timedelta) -> set[int]:
+    """Every running clock of every running game moved on by `by`: the server went back
+    to a backup (`pbem restore`), and the time between the backup and the restore was
+    nobody's to use. Each seat has the time it had left at the backup, its reminders
+    and deadline come that much later, and a claim of the old time is forgotten. A
+    paused clock (a vacation) or a game without a limit has nothing to move. The games
+    whose clocks moved."""
+    rows = (Clock.select().join(Game, on=(Clock.game == Game.id))
+            .where(Clock.waiting & Clock.settled.is_null(False) & (Game.status == "running")))
+    games = set()
+    for row in rows:
+        row.settled += by
+        row.due = row.due + by if row.due is not None else None
+        row.claimed_until = None
+        row.save(only=[Clock.settled, Clock.due, Clock.claimed_until])
+        games.add(row.game_id)
+    return games
+
+
 # -- vacations -----------------------------------------------------------------------
 
 _CLOCKS = Prepared(lambda game: Clock.select().where(Clock.game == game))

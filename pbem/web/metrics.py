@@ -23,6 +23,9 @@ retry`, each leaves the counts as they were. What is in a state now is a gauge.
     pbem_outbox_delivered_total           mails handed to the relay (or the maildir)
     pbem_outbox_given_up_total            mails given up on (5xx, or undelivered for 5 days)
     pbem_outbox_backlog                   mails not yet delivered; _retrying: of which failed once
+                                          (held mail apart: pbem_outbox_held, by `pbem restore`)
+    pbem_bounces_total                    hard bounces counted against an address (a relay's
+                                          5xx for the mailbox, or a report after delivery)
     pbem_outbox_oldest_seconds            age of the oldest undelivered mail (0: none)
     pbem_scheduler_lag_seconds{queue}     how long the oldest due, unclaimed work has waited:
                                           deadlines (clocks) and outbox (due mail); 0 on
@@ -34,6 +37,8 @@ retry`, each leaves the counts as they were. What is in a state now is a gauge.
     pbem_worker_listeners{worker}         its SMTP/LMTP listeners; _listening: of which
                                           took connections at that tick
     pbem_last_inbound_seconds             since the last mail came in (absent: never)
+    pbem_last_backup_timestamp_seconds    when the newest whole `pbem backup` was made (Unix
+                                          time; 0: none recorded; pbem.store.backups)
     pbem_database_up                      1 when the database answered this scrape
     pbem_build_info{version,commit}       1, naming the pbem that answered (pbem.build)
 
@@ -53,11 +58,12 @@ from pbem import build
 from pbem.intake.outcomes import uncounted
 from pbem.intake.refusals import totals as refusal_totals
 from pbem.status import seconds_since
-from pbem.store import Game, Inbound, Outbox, counters, workers
+from pbem.store import Game, Inbound, Outbox, backups, counters, workers
 from pbem.store.models import Clock, utcnow
 from pbem.web.operator import operator_only
 
 metrics = Blueprint("metrics", __name__)
+GAME_STATUSES = ("inviting", "running", "finished", "cancelled")
 metrics.before_request(operator_only)  # its counts are not the public's (pbem.web.operator)
 
 
@@ -114,19 +120,27 @@ class StoreCollector:
                        totals("moves"))
 
         games = GaugeMetricFamily("pbem_games", "Games by status", labels=["status"])
-        for status, count in (Game.select(Game.status, fn.COUNT(Game.id))
-                              .group_by(Game.status).tuples()):
+        counted = {status: 0 for status in GAME_STATUSES}  # 0 too: an alert compares it
+        counted.update(Game.select(Game.status, fn.COUNT(Game.id)).group_by(Game.status)
+                       .tuples())
+        for status, count in counted.items():
             games.add_metric([status], count)
         yield games
 
-        waiting = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
+        unsent = Outbox.select().where(Outbox.sent.is_null() & Outbox.failed.is_null())
+        waiting = unsent.where(Outbox.held.is_null())  # held: the operator's to release
         yield GaugeMetricFamily("pbem_outbox_backlog", "Mails not yet delivered",
                                 value=waiting.count())
+        yield GaugeMetricFamily("pbem_outbox_held", "Mails held by pbem restore until the "
+                                "operator releases them", value=unsent.where(
+                                    Outbox.held.is_null(False)).count())
         yield CounterMetricFamily("pbem_outbox_delivered", "Mails handed to the relay",
                                   value=counters.totals("outbox_delivered").get("", 0))
         yield CounterMetricFamily("pbem_outbox_given_up", "Mails given up on (refused for "
                                   "good, or undelivered for days)",
                                   value=counters.totals("outbox_given_up").get("", 0))
+        yield CounterMetricFamily("pbem_bounces", "Hard bounces counted against an address",
+                                  value=counters.totals("bounces").get("", 0))
         yield GaugeMetricFamily("pbem_outbox_retrying", "Undelivered mails that failed at "
                                 "least once", value=waiting.where(Outbox.attempts > 0).count())
         oldest = waiting.select(fn.MIN(Outbox.created)).scalar()
@@ -141,12 +155,19 @@ class StoreCollector:
         lag.add_metric(["deadlines"], seconds_since(now, due) or 0)
         free = Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
         due = (Outbox.select(fn.MIN(Outbox.next_attempt))
-               .where(Outbox.sent.is_null() & Outbox.failed.is_null()
+               .where(Outbox.sent.is_null() & Outbox.failed.is_null() & Outbox.held.is_null()
                       & (Outbox.next_attempt <= now) & free).scalar())
         lag.add_metric(["outbox"], seconds_since(now, due) or 0)
         yield lag
 
         yield from _workers()
+
+        # 0 when none is recorded: an alert on its age fires for a server never backed up
+        backed_up = backups.last_finished()
+        yield GaugeMetricFamily("pbem_last_backup_timestamp_seconds", "When the newest whole "
+                                "pbem backup was made (Unix time; 0: none recorded)",
+                                value=backed_up.replace(tzinfo=dt.timezone.utc).timestamp()
+                                if backed_up else 0)
 
         last_in = seconds_since(now, Inbound.select(fn.MAX(Inbound.received)).scalar())
         if last_in is not None:
