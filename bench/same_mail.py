@@ -8,7 +8,8 @@ bytes among them) to FILE, or compares them with FILE's. Run it before a change 
 again after: "same" is the only answer that keeps behaviour.
 
 The games: a 26×26 Onyx game of 140 moves by mail (pictures on, then off for the last
-forty; a move refused, a comment, `board` and `help` on the way, a move answered twice
+forty; a move refused, a comment, `board` and `help` on the way, two conditional
+moves that the opponent's next move clears, a move answered twice
 by Message-ID), then a 2-player game of each other game with random honest decisions
 (the mails of bench.conversation), and one Onyx game of an hour a move, whose clocks run.
 """
@@ -82,6 +83,8 @@ def play(world: FixedWorld, config) -> None:
             receive(config, _mail(config, game_id, seat, PLAYERS[seat], 1000 + number,
                                   extra[number]), PLAYERS[seat])
             world.tick()
+        if number in (70, 75):  # with a conditional move the opponent will not foresee
+            text += f"\nif {moves[number + 2]} {moves[number + 1]}"
         raw = _mail(config, game_id, seat, PLAYERS[seat], number, text)
         receive(config, raw, PLAYERS[seat])
         if number == 60:
