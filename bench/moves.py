@@ -39,6 +39,7 @@ from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.store import Game, Outbox, Player, Seat, open_database, transaction
+from pbem.store.database import is_postgres
 from pbem.store.models import database
 from pbem.store.prepared import Prepared
 
@@ -120,7 +121,8 @@ class Store:
 
     def raw_commit(self, count: int = 3000) -> float:
         """CPU seconds of one small INSERT and its COMMIT on the store's own connection."""
-        database.execute_sql("CREATE TABLE IF NOT EXISTS bench_raw (id INTEGER PRIMARY KEY,"
+        key = "SERIAL" if is_postgres() else "INTEGER"
+        database.execute_sql(f"CREATE TABLE IF NOT EXISTS bench_raw (id {key} PRIMARY KEY,"
                              " text TEXT)")
         start = time.process_time()
         for number in range(count):
