@@ -33,7 +33,8 @@ import statistics
 import tempfile
 import time
 
-from bench.mail import BIG, PLAYERS, history, long_game, move_mail
+from bench.mail import (BIG, PLAYERS, bring_to_plies, history, long_game, move_mail,
+                        percentile)
 from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
@@ -132,11 +133,6 @@ class Store:
         return (time.process_time() - start) / count
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(int(len(ordered) * share), len(ordered) - 1)]
-
-
 def line(label: str, cpu: list[float], statements: list[int], commit: float) -> str:
     mean = sum(cpu) / len(cpu)
     return (f"  {label:22} {1 / mean:6.0f} moves/s of CPU ({mean * 1e3:5.2f} ms a move, "
@@ -182,10 +178,7 @@ def by_ply(url: str, moves: list[str], block: int = 4, count: int = 40) -> None:
         store = Store(workdir, url)
         try:
             early, late = store.game_id, store.new_game()
-            for number in range(1, 291):  # not counted: the games are brought to their plies
-                if number <= 10:
-                    store.move(number, moves[number - 1], early)
-                store.move(number, moves[number - 1], late)
+            bring_to_plies(store.move, moves, early, late)
             times: dict = {(g, on): [] for g in ("early", "late") for on in (True, False)}
             for first in range(0, count, block):
                 on = not (first // block) % 2
