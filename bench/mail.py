@@ -230,6 +230,15 @@ def report(label: str, cpu: list[float], wall: list[float], commit: float) -> No
           f"{percentile(wall, .5) * 1e3:5.2f} ms  p99 {percentile(wall, .99) * 1e3:5.2f} ms")
 
 
+def bring_to_plies(send, moves: list[str], early: int, late: int) -> None:
+    """The early game to ply 10 and the late one to ply 290 (not counted), by
+    `send(number, text, game_id)`."""
+    for number in range(1, 291):
+        if number <= 10:
+            send(number, moves[number - 1], early)
+        send(number, moves[number - 1], late)
+
+
 def by_ply(url: str, moves: list[str], block: int = 1, count: int = 40) -> None:
     """Moves 11 to 10 + `count` of one game against moves 291 to 290 + `count` of
     another, in one store, sent to the two games in turns of `block` moves: a move late
@@ -240,10 +249,7 @@ def by_ply(url: str, moves: list[str], block: int = 1, count: int = 40) -> None:
         server = MailServer(workdir, url)
         try:
             early, late = server.game_id, server.new_game()
-            for number in range(1, 291):  # not counted: the games are brought to their plies
-                if number <= 10:
-                    server.send(number, moves[number - 1], early)
-                server.send(number, moves[number - 1], late)
+            bring_to_plies(server.send, moves, early, late)
             times: tuple[list[float], list[float]] = ([], [])
             for first in range(0, count, block):
                 for game_id, start, spent in ((early, 10, times[0]), (late, 290, times[1])):
@@ -260,6 +266,8 @@ def by_ply(url: str, moves: list[str], block: int = 1, count: int = 40) -> None:
 
 
 def run(seconds: float) -> None:
+    from bench import moves  # a move through receive(), in process (issue #44)
+    moves.run(quick=seconds < 2)
     print("\nMoves by mail, end to end (SMTP in, validated, stored, outbox written; one core;"
           " the server's CPU time)")
     moves = long_game()[:330]

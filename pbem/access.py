@@ -107,12 +107,14 @@ def address_barred(address: str) -> bool:
     return Ban.covers(address)
 
 
-def barred(player: Player) -> bool:
+def barred(player: Player, cleared: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether the player is barred: their address, or a second address of theirs that
     counts as theirs, is banned (the address can act as the player, so the ban is the
-    player's)."""
+    player's). `cleared`: addresses (lower-case) this transaction found not banned
+    already, not asked again (the mail's own sender, for pbem.intake)."""
     addresses = [player.email] + [email for (email,) in _ALIASES.rows(player.id)]
-    return any(address_barred(address) for address in addresses)
+    return any(address_barred(address) for address in addresses
+               if address.lower() not in cleared)
 
 
 # Asked of every mail a player sends (pbem.intake): written once (pbem.store.prepared).
@@ -164,8 +166,11 @@ HOUR = dt.timedelta(hours=1)
 _MAILS_SINCE = Prepared(lambda address, since, proven: Inbound.select(fn.COUNT(Inbound.id))
                         .where((Inbound.sender == address) & (Inbound.received >= since)
                                & (Inbound.proven == proven)))
-_POSTS_SINCE = Prepared(lambda address, since: PagePost.select(fn.COUNT(PagePost.id))
-                        .where((PagePost.address == address) & (PagePost.created >= since)))
+# A player's proven mails and page posts in one statement (a move by mail asks it).
+_PROVEN_SINCE = Prepared(lambda address, since: Inbound.select(
+    fn.COUNT(Inbound.id) + PagePost.select(fn.COUNT(PagePost.id)).where(
+        (PagePost.address == address) & (PagePost.created >= since)))
+    .where((Inbound.sender == address) & (Inbound.received >= since) & (Inbound.proven == True)))  # noqa: E712
 
 
 def sent_last_hour(address: str, now: dt.datetime | None = None, proven: bool = True) -> int:
@@ -175,7 +180,7 @@ def sent_last_hour(address: str, now: dt.datetime | None = None, proven: bool = 
     since = (now or utcnow()) - HOUR
     if not proven:
         return _MAILS_SINCE.scalar(address, since, False)
-    return _MAILS_SINCE.scalar(address, since, True) + _POSTS_SINCE.scalar(address, since)
+    return _PROVEN_SINCE.scalar(address, since)
 
 
 def over_rate(config: Config, address: str, proven: bool = True, unmarked: int = 0,

@@ -99,6 +99,7 @@ class Intake:
     lines: list[str] = field(default_factory=list)
     confirmed: tuple[str, ...] = ()  # lines held for a confirmation that this mail gave
     dmarc: tuple | None = None  # our MTA's refusal, once read (() for none): _dmarc
+    cleared: set[str] = field(default_factory=set)  # addresses found not banned (ignore_robots)
     outcome: str = ""
 
     def stop(self, outcome: str) -> bool:
@@ -218,6 +219,7 @@ def ignore_robots(intake: Intake) -> bool:
     senders = {address.lower() for address in (mail.sender, mail.envelope_sender) if address}
     if any(access.address_barred(address) for address in senders):
         return intake.stop(BANNED)
+    intake.cleared = senders  # not banned: refuse_barred need not ask again
     reason = robot_reason(intake.mail, LOOP_HEADER)
     return intake.stop(f"ignored: robot ({reason})") if reason else False
 
@@ -411,7 +413,7 @@ def _answer_request(intake: Intake, request: Request | None) -> bool:
 def refuse_barred(intake: Intake) -> bool:
     """A player the operator barred (pbem.access.barred: a ban of their address or of a
     second address of theirs) is not read from any of their addresses either."""
-    if access.barred(intake.player):
+    if access.barred(intake.player, intake.cleared):
         return intake.stop(BANNED)
     return False
 
