@@ -6,12 +6,15 @@ aligned DMARC pass, a confirmation). PBEM_RATE_LIMIT counts proven mail (with th
 player's page posts) apart from mail that proves nothing, which counts as a stranger's:
 forged mail can no longer spend a player's budget. Mail before this migration is counted
 as unproven for the hour after the upgrade, which only ever lets more through.
+
+The column's default is the database's own (FALSE), not only the model's: the old
+workers still running mid-upgrade (deploy/README.md, "Upgrades") insert mail without
+naming it, and their rows must not fail on it.
 """
-from peewee import BooleanField
 
 
 def up(migrator, db):
-    migrator.migrate(migrator.add_column("inbound", "proven", BooleanField(default=False)))
+    db.execute_sql("ALTER TABLE inbound ADD COLUMN proven BOOLEAN NOT NULL DEFAULT FALSE")
 
 
 def down(migrator, db):
