@@ -3,7 +3,7 @@ headless Chromium, has no sideways scroll.
 
 Each game is played from its start mail to its end mail by real mail over SMTP on
 loopback (the `mail_server` fixture): random but honest players answer their latest game
-mail; a spectator follows the game; one player takes the daily digest; a player asks for
+mail; a spectator follows the game; the players get a daily digest once; a player asks for
 `help` and `history` (answers). Every mail the sink received is then shown as a mail
 client shows it, and the page may be no wider than the phone. The mail's pictures are
 not loaded (their `<img>` has its own width and `max-width`, so the box is the same).
@@ -15,7 +15,7 @@ import random
 import pytest
 
 from databases import only_on
-from mailtest import html
+from mailtest import body, html
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
@@ -28,15 +28,13 @@ from test_web_browser import browser  # noqa: F401  (fixture)
 
 pytestmark = only_on("sqlite")
 PHONE = 390
-#: The widest element of the page, and how much wider than the viewport the page is.
+#: How much wider than the viewport the page is, and the innermost elements that stick out.
 OVERFLOW = """() => {
   const over = document.documentElement.scrollWidth - document.documentElement.clientWidth;
-  let widest = null, most = 0;
-  for (const element of document.body.querySelectorAll('*')) {
-    const right = element.getBoundingClientRect().right;
-    if (right > most) { most = right; widest = element.outerHTML.slice(0, 80); }
-  }
-  return [over, widest];
+  const out = [...document.body.querySelectorAll('*')]
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1);
+  const inner = out.filter(e => !out.some(o => o !== e && e.contains(o)));
+  return [over, inner.map(e => e.outerHTML.slice(0, 80)).join(' | ')];
 }"""
 PLAYERS = {"onyx": 2, "onix": 4, "baronoxx": 3, "gemforge": 2}
 
@@ -58,16 +56,18 @@ def played_by_mail(mail_server, players, engine_id: str) -> list:
     deliver_due(mail_server)
     watcher.write(f"follow {game_id}")
     people[0].write("help")
-    Player.update(digest=True).where(Player.email == people[-1].address).execute()
     rng = random.Random(f"width/{engine_id}")
     while Game.get_by_id(game_id).status == "running":
         table = Table.load(game_id)
         seat = rng.choice(sorted(table.to_act - {CHANCE}))
         text = engine.notation(table.state, seat, engine.random_decision(table.state, seat, rng))
         people[seat].reply(text, to=latest_game_mail(people[seat]), quote=False)
-        if table.game.plies == 6:
+        assert Game.get_by_id(game_id).plies > table.game.plies, body(people[seat].last)
+        if table.game.plies == 6:  # a daily digest for everyone, once
+            Player.update(digest=True).execute()
             send_digests(mail_server, now=dt.datetime.now() + dt.timedelta(days=1))
             deliver_due(mail_server)
+            Player.update(digest=False).execute()
             people[1].reply("history", to=latest_game_mail(people[1]), quote=False)
     return [message for _, message in people[0].sink.messages]
 

@@ -151,3 +151,19 @@ def test_a_game_dealt_before_the_documented_generator_is_not_called_false(served
     expect(verdict).to_contain_text("This page cannot check this deal: this game was dealt by "
                                     "CPython's random.Random")
     expect(page.locator("#commitment-1")).to_have_class("match")
+
+
+def test_the_page_and_its_verdict_fit_a_phone(served, browser, finished):  # noqa: F811
+    """#42 item 2: at 390 px neither the form nor the verdict (the seed, its hash, the
+    dealer's moves) scrolls sideways; the record's box was 669 px wide."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = context.new_page()
+    try:
+        phone.goto(f"{served}/games/{finished}/verify")
+        expect(phone.locator("#verdict")).to_have_attribute("data-ok", "true")
+        wider = phone.evaluate("() => document.documentElement.scrollWidth"
+                               " - document.documentElement.clientWidth")
+        assert wider <= 0, f"/verify is {wider} px wider than a phone"
+    finally:
+        context.close()
