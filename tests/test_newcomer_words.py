@@ -44,3 +44,36 @@ def test_help_and_the_refusal_name_the_games_as_people_type_them(players):
     said = text(alice.last)
     assert "unknown game 'sixnimmt'" in said
     assert "baronoxx (6 nimmt! Baron Oxx, 2-10 players; also 6nimmt)" in said
+
+
+def test_a_reply_to_an_old_mail_out_of_turn_says_whose_turn_it_is(onyx):
+    game_id, alice, bob = onyx
+    first = alice.last
+    alice.reply("F6", to=first)
+    bob.reply("G5")
+    alice.reply("E7")
+    alice.reply("D4", to=first)  # the first mail again: two moves old, and not her turn
+    said = text(alice.last)
+    assert ("you answered the mail of move #1, but others have moved since; it is not your "
+            "turn now (waiting for bob (move #4)); your next mail comes when it is your "
+            "turn.") in said
+    assert "send again" not in said
+
+
+def test_a_mail_to_a_player_who_only_waits_asks_for_no_move(onyx):
+    game_id, alice, bob = onyx
+    start = text(bob.last)  # White's first mail: Black moves first
+    assert "Waiting for alice (move #1)." in start
+    assert "How to reply: no move is needed from you now" in start
+    assert "answer this mail with your move" not in start and "YOUR-MOVE" not in start
+    assert "How to reply: answer this mail with your move on the first line" in text(alice.last)
+
+
+def test_a_gem_forge_count_of_one_is_one_card():
+    from pbem.engines import ENGINES
+    engine = ENGINES["gemforge"]
+    view = engine.view(engine.start({}, 2, seed="one card"), None)
+    view["hand_sizes"] = [1, 2]
+    drawn = engine.svg_diagram(view, size=480)
+    assert "1 card<" in drawn and "2 cards<" in drawn and "1 cards" not in drawn
+    assert "1 card," in engine.text_diagram(view) and "1 cards" not in engine.text_diagram(view)

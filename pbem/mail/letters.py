@@ -57,6 +57,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     context = {
         "report": report, "notes": list(notes), "news": news, "identity": identity or "",
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
+        "waits": waits,
         "clock": clock, "move_number": table.next_number, "finished": finished,
         # Before the start and after a cancellation there is no move to ask for.
         "stage": game.status, "answered": table.seats[seat].answer is not None,
