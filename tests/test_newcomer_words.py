@@ -77,3 +77,36 @@ def test_a_gem_forge_count_of_one_is_one_card():
     drawn = engine.svg_diagram(view, size=480)
     assert "1 card<" in drawn and "2 cards<" in drawn and "1 cards" not in drawn
     assert "1 card," in engine.text_diagram(view) and "1 cards" not in engine.text_diagram(view)
+
+
+def test_commas_between_decisions_in_6_nimmt(mail_server, players):
+    """`take 3, play 49` is two decisions, as in Onix; `row 2,4` stays one (a preference)."""
+    import random
+    from pbem.admin import start_game
+    from pbem.engines import ENGINES
+    from pbem.engines.base import CHANCE
+    from pbem.play import Table
+    from pbem.policy.delivery import deliver_due
+    from pbem.store import Move, transaction
+    engine = ENGINES["baronoxx"]
+    ann, ben = players("ann", "ben")
+    game_id = start_game(mail_server, engine, {}, [ann.address, ben.address], seed="commas")
+    deliver_due(mail_server)
+    rng = random.Random("commas")
+    while True:  # the players choose until one of them is asked which row to take
+        with transaction():
+            table = Table.load(game_id)
+            seat = min(table.to_act - {CHANCE})
+            asked = [engine.notation(table.state, seat, d)
+                     for d in engine.legal(table.state, seat)]
+            if asked[0].startswith(("take", "row")):
+                break
+            table.play(seat, engine.notation(table.state, seat,
+                                              engine.random_decision(table.state, seat, rng)))
+    deliver_due(mail_server)
+    person = (ann, ben)[seat]
+    hand = engine.view(table.state, seat)["hand"]
+    person.reply(f"{asked[0]}, play {hand[-1]}", to=person.last)
+    said = text(person.last)
+    assert "write row and one row number" not in said and "write take" not in said
+    assert Move.select().where((Move.game == game_id) & (Move.text == asked[0])).exists(), said
