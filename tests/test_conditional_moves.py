@@ -28,7 +28,7 @@ def sources(game_id) -> list[str]:
 def game_mail(person, game_id=None):
     """The latest mail of a game (of `game_id` where given) the person can reply to."""
     return [m for m in person.inbox if m["Reply-To"] and "pbem+" in m["Reply-To"]
-            and (game_id is None or f" #{game_id}:" in m["Subject"])][-1]
+            and (game_id is None or m["Subject"].endswith(f" #{game_id}"))][-1]
 
 
 def test_a_line_answers_at_once_and_the_opponents_mail_carries_both_moves(onyx):

@@ -110,3 +110,39 @@ def test_commas_between_decisions_in_6_nimmt(mail_server, players):
     said = text(person.last)
     assert "write row and one row number" not in said and "write take" not in said
     assert Move.select().where((Move.game == game_id) & (Move.text == asked[0])).exists(), said
+
+
+def test_one_subject_for_the_whole_game_while_names_change(players):
+    """An invitation went to "carol"; she names herself "Carol Chen" and accepts: the
+    thread's subject stays the same (a changed subject splits the thread in Gmail)."""
+    alice, = players("alice")
+    carol, = players("carol")
+    confirmed(alice)
+    alice.write("new onyx with carol@example.org")
+    invitation = carol.last
+    carol.reply("name Carol Chen\naccept", to=invitation)
+    subjects = {m["Subject"] for m in alice.inbox + carol.inbox if "Onyx #" in m["Subject"]}
+    assert subjects == {"[pbem] Onyx #1"}, subjects
+    assert "White Carol Chen" in text(alice.last)
+
+
+def test_a_spectators_end_mail_offers_no_unfollow(onyx, players):
+    game_id, alice, bob = onyx
+    carol, = players("carol")
+    confirmed(carol)
+    carol.write(f"follow {game_id}")
+    alice.reply("F6")
+    assert f"To stop: write `unfollow {game_id}`" in text(carol.last)
+    bob.reply("resign")
+    end = text(carol.last)
+    assert "The game is over" in end and "This is the last mail you get of it." in end
+    assert "unfollow" not in end
+
+
+def test_undo_says_which_move_it_would_take_back(onyx):
+    game_id, alice, bob = onyx
+    alice.reply("F6")
+    alice.reply("undo", to=alice.inbox[0])
+    said = text(alice.last)
+    assert ("Undo asked: to take back move #1 (F6); waiting for the others to agree."
+            in said), said
