@@ -47,6 +47,7 @@ class Happening:
     waiting_after: frozenset[int] = frozenset()
     revealed: str | None = None  # what it showed everyone (engine.revelation)
     shown: int = 0  # its number as the public may know it while the game runs (Move.shown)
+    source: str = ""  # where it came from (Move.source): CONDITIONAL for lines and queues
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -271,7 +272,7 @@ class Table:
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
                                          anonymous, self.engine.to_act(before),
                                          self.engine.to_act(after), revealed,
-                                         self.game.shown_plies))
+                                         self.game.shown_plies, source or ""))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)

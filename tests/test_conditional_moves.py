@@ -58,7 +58,8 @@ def test_both_players_lines_answer_each_other_in_one_transaction(onyx):
     bob.reply("G5\nif H4 C3\nif J10 K2", to=game_mail(bob))
     assert moves(game_id) == ["F6", "G5", "H4", "C3", "D4"]
     news = body(bob.last)
-    assert re.search(r"#2 You: G5\s+#3 alice: H4\s+#4 You: C3\s+#5 alice: D4", news), news
+    assert re.search(r"#2 You: G5\s+#3 alice: H4\s+#4 You: C3 \(from your lines\)\s+"
+                     r"#5 alice: D4", news), news
     assert "It is your turn (move #6)." in news
     assert len(alice.inbox) == before  # her answers went in without a mail
 

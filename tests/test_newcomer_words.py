@@ -146,3 +146,13 @@ def test_undo_says_which_move_it_would_take_back(onyx):
     said = text(alice.last)
     assert ("Undo asked: to take back move #1 (F6); waiting for the others to agree."
             in said), said
+
+
+def test_a_move_played_from_your_lines_says_so(onyx):
+    game_id, alice, bob = onyx
+    alice.reply("F6\nif G5 H4")
+    bob.reply("G5")
+    bob.reply("C3")  # alice has no line left: she is asked, with the news
+    news = body(alice.last).replace("\r\n", "\n")
+    assert "#3 You: H4 (from your lines)\n" in news, news
+    assert "#4 bob: C3\n" in news
