@@ -262,7 +262,9 @@ class Table:
         anonymous = self.engine.anonymous(before, seat, decision)
         if not anonymous:
             self.game.shown_plies += 1
-        revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
+        # What it showed everyone, for the news: a reveal's cards, and what a decision did
+        # beyond its own text (Onix: Collections gone to the Hoard at the turn's end).
+        revealed = self.engine.revelation(before, seat, decision, after)
         _MOVE(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},

@@ -156,3 +156,30 @@ def test_a_move_played_from_your_lines_says_so(onyx):
     news = body(alice.last).replace("\r\n", "\n")
     assert "#3 You: H4 (from your lines)\n" in news, news
     assert "#4 bob: C3\n" in news
+
+
+def test_onix_news_tells_the_hoard_and_names_the_reader_as_you(config):
+    """A Collection completed at a turn's end vanished into the Hoard with no word; and
+    P1 read "steal P1 3 -> 4" about themselves. The news (the words of the seat's next
+    mail and of its page) now says both."""
+    import random
+    from pbem.engines.base import CHANCE
+    from pbem.play import Table
+    from pbem.policy import conversation
+    from pbem.store import transaction
+    from webgames import start
+    game_id = start(config, "onix", ["ann", "ben", "cat"], seed="hoard-news")
+    rng = random.Random("hoard-news")
+    for _ in range(300):
+        with transaction():
+            table = Table.load(game_id)
+            if table.game.status != "running":
+                break
+            seat = rng.choice(sorted(table.to_act - {CHANCE}))
+            engine = table.engine
+            table.play(seat, engine.notation(table.state, seat,
+                                             engine.random_decision(table.state, seat, rng)))
+    news = "\n".join(conversation.news(Table.load(game_id), 0, advance=False))
+    assert "'s Collection" in news and "goes to the Hoard (Hoard " in news, news
+    stolen = [line for line in news.splitlines() if "steal P1" in line]
+    assert stolen and all("steal P1 (you)" in line for line in stolen), stolen

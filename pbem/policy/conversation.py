@@ -35,6 +35,7 @@ cannot go on until they answer.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -336,10 +337,16 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     group: list[Told] = []
 
     ahead = "your queue" if table.engine.queued_choices else "your lines"
+    # Another's move that names the reader's seat says so: "steal P1 (you) 3 -> 4".
+    mine = (re.compile(rf"\b{re.escape(table.engine.seat_label(table.state, viewer))}\b")
+            if viewer is not None and viewer >= 0 and table.state is not None else None)
 
     def flush():
         if group:
             line = _turn_line(group, viewer, names, over)
+            if mine is not None and group[0].seat not in (viewer, CHANCE):
+                head, colon, said = line.partition(": ")
+                line = head + colon + mine.sub(lambda found: f"{found.group()} (you)", said)
             if group[0].seat == viewer and any(t.source == CONDITIONAL for t in group):
                 line += f" (from {ahead})"  # played for you, not from this mail
             lines.append(line)
