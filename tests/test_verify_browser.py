@@ -167,3 +167,17 @@ def test_the_page_and_its_verdict_fit_a_phone(served, browser, finished):  # noq
         assert wider <= 0, f"/verify is {wider} px wider than a phone"
     finally:
         context.close()
+
+
+def test_the_verdict_says_what_it_did_not_check(served, page, finished):  # noqa: F811
+    """#42 item 5: a reshuffle is checked from its own cards, so one card swapped for
+    another inside it would pass; the verdict says so plainly, and how to check it."""
+    from playwright.sync_api import expect
+    page.goto(f"{served}/games/{finished}/verify")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-ok", "true")
+    expect(verdict).to_contain_text("Not checked here: which cards each of the ")
+    expect(verdict).to_contain_text("To check that too, run pbem record check on the record")
+    ply, _ = reshuffle(record_of(page, served, finished))
+    expect(page.locator(f'tr.deal[data-ply="{ply}"]')).to_contain_text(
+        "which cards it holds is not checked here")
