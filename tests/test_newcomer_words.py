@@ -2,6 +2,8 @@
 loopback: the names people type for a game, `help`'s player counts, and more below.
 """
 
+import re
+
 import pytest
 
 from mailtest import body
@@ -183,3 +185,14 @@ def test_onix_news_tells_the_hoard_and_names_the_reader_as_you(config):
     assert "'s Collection" in news and "goes to the Hoard (Hoard " in news, news
     stolen = [line for line in news.splitlines() if "steal P1" in line]
     assert stolen and all("steal P1 (you)" in line for line in stolen), stolen
+
+
+def test_after_a_resignation_the_end_mail_says_nobody_is_to_move(onyx):
+    from mailtest import html
+    game_id, alice, bob = onyx
+    alice.reply("F6")
+    bob.reply("resign")
+    end = alice.last
+    alt = re.search(r'alt="([^"]*)"', html(end)).group(1)
+    assert "to move" not in alt and "last move F6" in alt, alt
+    assert "to move." not in body(end)
