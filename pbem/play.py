@@ -47,6 +47,7 @@ class Happening:
     waiting_after: frozenset[int] = frozenset()
     revealed: str | None = None  # what it showed everyone (engine.revelation)
     shown: int = 0  # its number as the public may know it while the game runs (Move.shown)
+    source: str = ""  # where it came from (Move.source): CONDITIONAL for lines and queues
 
     def seen_by(self, viewer: int | None) -> str | None:
         return self.visible.get(viewer)
@@ -261,7 +262,9 @@ class Table:
         anonymous = self.engine.anonymous(before, seat, decision)
         if not anonymous:
             self.game.shown_plies += 1
-        revealed = self.engine.revelation(before, seat, decision, after) if reveals else None
+        # What it showed everyone, for the news: a reveal's cards, and what a decision did
+        # beyond its own text (Onix: Collections gone to the Hoard at the turn's end).
+        revealed = self.engine.revelation(before, seat, decision, after)
         _MOVE(game=self.game, ply=self.game.plies, seat=seat, text=text,
                     labelled=labelled, state=self.engine.to_json(after), source=source,
                     visible={("public" if v is None else str(v)): t for v, t in visible.items()},
@@ -271,7 +274,7 @@ class Table:
         self.happenings.append(Happening(self.game.plies, seat, text, visible, reveals,
                                          anonymous, self.engine.to_act(before),
                                          self.engine.to_act(after), revealed,
-                                         self.game.shown_plies))
+                                         self.game.shown_plies, source or ""))
 
     def _save(self) -> None:
         self.game.state = self.engine.to_json(self.state)

@@ -40,7 +40,9 @@ def mentions(mails) -> Counter:
             if not found:
                 continue
             first, last = int(found.group(1)), int(found.group(2) or found.group(1))
-            texts = (found.group(4) or "").split("; ") if found.group(4) else []
+            # the reader's own seat, named in another's move, is marked "(you)" (#42)
+            said = (found.group(4) or "").replace(" (you)", "")
+            texts = said.split("; ") if said else []
             for offset, ply in enumerate(range(first, last + 1)):
                 text = texts[offset] if offset < len(texts) else None
                 seen[(numbering, ply, found.group(3), text)] += 1

@@ -146,8 +146,9 @@ def test_the_same_seed_gives_the_same_record_and_another_seed_another(capsys):
     (["onyx", "--option", "board"],
      "pbem selfplay: options are written K=V, such as board=16; not 'board'"),
     (["onyx", "--players", "3"], "pbem selfplay: Onyx is played by 2 players, not 3."),
-    (["chess"], "pbem selfplay: unknown game 'chess'; the games are: onyx, onix, baronoxx, "
-                "gemforge"),
+    (["chess"], "pbem selfplay: unknown game 'chess'; the games are: onyx (Onyx, 2 players), "
+                "onix (Onix, 2-6 players), baronoxx (6 nimmt! Baron Oxx, 2-10 players; also "
+                "6nimmt), gemforge (Gem Forge, 2-4 players; also gem-forge)"),
 ], ids=["board-13", "board-14-standard", "colour", "setup", "no-equals", "players",
         "unknown-game"])
 def test_selfplay_refuses_what_it_cannot_play_with_a_message(capsys, argv, message):

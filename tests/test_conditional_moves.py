@@ -28,7 +28,7 @@ def sources(game_id) -> list[str]:
 def game_mail(person, game_id=None):
     """The latest mail of a game (of `game_id` where given) the person can reply to."""
     return [m for m in person.inbox if m["Reply-To"] and "pbem+" in m["Reply-To"]
-            and (game_id is None or f" #{game_id}:" in m["Subject"])][-1]
+            and (game_id is None or m["Subject"].endswith(f" #{game_id}"))][-1]
 
 
 def test_a_line_answers_at_once_and_the_opponents_mail_carries_both_moves(onyx):
@@ -58,7 +58,8 @@ def test_both_players_lines_answer_each_other_in_one_transaction(onyx):
     bob.reply("G5\nif H4 C3\nif J10 K2", to=game_mail(bob))
     assert moves(game_id) == ["F6", "G5", "H4", "C3", "D4"]
     news = body(bob.last)
-    assert re.search(r"#2 You: G5\s+#3 alice: H4\s+#4 You: C3\s+#5 alice: D4", news), news
+    assert re.search(r"#2 You: G5\s+#3 alice: H4\s+#4 You: C3 \(from your lines\)\s+"
+                     r"#5 alice: D4", news), news
     assert "It is your turn (move #6)." in news
     assert len(alice.inbox) == before  # her answers went in without a mail
 

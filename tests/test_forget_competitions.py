@@ -17,7 +17,7 @@ def text(message) -> str:
 
 
 def game_mail(person, game_id):
-    return [m for m in person.inbox if f"Onyx #{game_id}:" in m["Subject"]][-1]
+    return [m for m in person.inbox if m["Subject"].endswith(f"Onyx #{game_id}")][-1]
 
 
 def four_in_a_round_robin(players):

@@ -121,7 +121,7 @@ def test_every_mail_sent_before_confirming_is_carried_out_in_order(players):
     assert game_answer["In-Reply-To"] == second["Message-ID"]
     (game,) = Game.select()
     assert f"Game #{game.id} (Onyx, board=16" in text(game_answer)
-    assert [m["Subject"] for m in bob.inbox] == [f"[pbem] Onyx #{game.id}: carol vs bob"]
+    assert [m["Subject"] for m in bob.inbox] == [f"[pbem] Onyx #{game.id}"]
     assert outcome_of(first) == "done: 1 line(s) (after confirmation)"
     assert outcome_of(second) == "done: 1 line(s) (after confirmation)"
     assert outcome_of(confirmation) == "done: confirmed, 2 held mail(s) carried out"

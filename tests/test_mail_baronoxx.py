@@ -28,7 +28,9 @@ def test_asking_to_take_back_a_secret_choice_does_not_tell_the_others_the_card(
         asked = body(other.last)
         assert "ann asks to take back move #" in asked and "(a secret choice)" in asked
         assert not re.search(rf"\bplay {card}\b", asked)
-    assert "Undo asked; waiting for the others to agree." in body(ann.last)
+    asked = " ".join(body(ann.last).split())  # #42: which move she would take back
+    assert f"Undo asked: to take back move #{last.shown} (play {card}" in asked
+    assert "waiting for the others to agree." in asked
     ben.reply("undo", quote=False)
     cat.reply("undo", quote=False)
     assert Move.select().where(Move.game == game_id).count() == last.ply - 1

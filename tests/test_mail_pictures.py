@@ -113,7 +113,7 @@ def test_pictures_off_by_mail_gives_the_mail_of_before_and_on_brings_them_back(o
     mail = bob.last
     assert picture_parts(mail) == {}
     assert [p.get_content_type() for p in mail.get_payload()] == ["text/plain", "text/html"]
-    assert '<pre style="font-size: 13px; line-height: 1.2">' in html(mail)
+    assert '<pre style="font-size: 13px; line-height: 1.2; overflow-x: auto">' in html(mail)
     assert picture_parts(alice.last)  # hers still have them
     bob.reply("pictures on", to=game_mail(bob))
     bob.reply("G5", to=game_mail(bob))
@@ -164,7 +164,7 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_mail_as_text_and_the_move_pla
     alice.reply("F6")
     assert "#1 alice: F6" in body(bob.last)
     assert picture_parts(bob.last) == {}
-    assert '<pre style="font-size: 13px; line-height: 1.2">' in html(bob.last)
+    assert '<pre style="font-size: 13px; line-height: 1.2; overflow-x: auto">' in html(bob.last)
     assert "no picture of onyx" in caplog.text
 
 

@@ -19,7 +19,7 @@ def moves_of(game_id):
 def test_a_new_game_mails_every_player_their_turn_and_a_reply_address(onyx):
     game_id, alice, bob = onyx
     first = alice.last
-    assert first["Subject"] == f"[pbem] Onyx #{game_id}: alice vs bob"
+    assert first["Subject"] == f"[pbem] Onyx #{game_id}"
     assert re.fullmatch(rf"pbem\+{game_id}-1-[a-z2-7]{{16}}@pbem\.test", first["Reply-To"])
     assert first["Auto-Submitted"] == "auto-generated"
     assert first["References"] == f"<pbem.{game_id}@pbem.test>"

@@ -62,7 +62,7 @@ def test_a_confirmed_invitation_starts_the_game_when_everyone_accepts(players):
     (game,) = Game.select()
     assert (game.status, game.options["board"]) == ("inviting", "16")
     assert f"Game #{game.id} (Onyx, board=16" in body(carol.last)
-    assert [m["Subject"] for m in bob.inbox] == [f"[pbem] Onyx #{game.id}: carol vs bob"]
+    assert [m["Subject"] for m in bob.inbox] == [f"[pbem] Onyx #{game.id}"]
     invitation = body(bob.last)
     assert "carol <carol@example.org> invites you to play Onyx (board=16" in invitation
     assert "Reply to this mail with `accept` or `decline`" in invitation
@@ -324,6 +324,6 @@ def test_pbem_new_prints_the_game_id_last_and_mails_every_player(
         "onix", "running", 3)
     for address in ("ann@example.org", "ben@example.org", "cy@example.org"):
         (mail,) = sink.to(address)
-        assert mail["Subject"] == f"[pbem] Onix #{game_id}: ann vs ben vs cy"
+        assert mail["Subject"] == f"[pbem] Onix #{game_id}"
         assert f"Game #{game_id} has started" in body(mail)
         assert mail["Reply-To"].startswith(f"pbem+{game_id}-")

@@ -60,8 +60,10 @@ def test_swiss_of_seven_over_five_rounds():
         # so ann meets gus; eve, the lowest placed without a bye, rests
         Round((("gus", "ann"), ("fay", "ben"), ("dan", "cat")), ("eve",)),
         Round((("ben", "gus"), ("cat", "ann"), ("eve", "fay")), ("dan",)),
-        Round((("ann", "ben"), ("eve", "cat"), ("gus", "dan")), ("fay",)),
-        Round((("ann", "eve"), ("dan", "ben"), ("fay", "gus")), ("cat",)),
+        # ben 3; ann, eve, gus 2; cat 1.5; dan 1 (fay rests): two pairs of unequal
+        # scores, where the greedy pairing made three (ann v ben, eve v cat, gus v dan)
+        Round((("dan", "ben"), ("ann", "eve"), ("gus", "cat")), ("fay",)),
+        Round((("ben", "ann"), ("eve", "gus"), ("fay", "dan")), ("cat",)),
     ]
     pairs = [frozenset(game) for r in rounds for game in r.games]
     assert len(pairs) == len(set(pairs)) == 15  # never the same pair twice
@@ -70,7 +72,7 @@ def test_swiss_of_seven_over_five_rounds():
     seconds = Counter(game[1] for r in rounds for game in r.games)
     assert all(abs(firsts[p] - seconds[p]) <= 1 for p in RATINGS)  # colours within one
     top = standings(list(RATINGS), results, byes)[:2]
-    assert [(r.player, r.points, r.buchholz) for r in top] == [("ann", 4, F(27, 2)),
+    assert [(r.player, r.points, r.buchholz) for r in top] == [("ann", 4, F(29, 2)),
                                                              ("ben", 4, F(25, 2))]
 
 
@@ -81,10 +83,25 @@ def test_swiss_pairs_within_score_groups_then_rating():
     assert swiss(es) == Round((("ben", "ann"), ("dan", "eve")))
 
 
-def test_swiss_keeps_colours_within_one_before_score_groups():
+def test_swiss_keeps_score_groups_before_colours():
     es = [Entrant("ann", 1, 2000, {"dan"}, [1]), Entrant("ben", 1, 1900, {"eve"}, [1]),
           Entrant("dan", 0, 1700, {"ann"}, [-1]), Entrant("eve", 0, 1600, {"ben"}, [-1])]
-    assert swiss(es) == Round((("eve", "ann"), ("dan", "ben")))
+    # the winners meet and the losers meet, though one of each pair sits in the same
+    # seat twice: two pairs of unequal scores would be worse (#42)
+    assert swiss(es) == Round((("ann", "ben"), ("dan", "eve")))
+
+
+def test_swiss_floats_no_more_than_it_must():
+    # Round 4 of seven: 3, 2, 2, 2, 1, 1, 1, where cat and dan and eve and fay have met.
+    # The greedy pairing gave ben ann and then had to float cat and dan down: three pairs
+    # of unequal scores; two will do (#42).
+    met = {"cat": {"dan"}, "dan": {"cat"}, "eve": {"fay"}, "fay": {"eve"}}
+    es = [Entrant(p, s, RATINGS[p], set(met.get(p, ()))) for p, s in
+          [("ben", 3), ("ann", 2), ("cat", 2), ("dan", 2), ("eve", 1), ("fay", 1), ("gus", 1)]]
+    drawn = swiss(es)
+    assert drawn == Round((("ben", "eve"), ("ann", "cat"), ("dan", "fay")), ("gus",))
+    score = {e.player: e.score for e in es}
+    assert sum(score[a] != score[b] for a, b in drawn.games) == 2
 
 
 def test_swiss_keeps_colours_within_one_before_the_nearest_opponent():

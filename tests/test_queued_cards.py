@@ -230,7 +230,7 @@ def test_onix_and_gem_forge_take_neither_lines_nor_queues(mail_server, players):
         ann, ben = players(*names)  # each answered once a game: error-only answers are capped
         game_id = start_game(mail_server, ENGINES[engine], {}, [ann.address, ben.address])
         deliver_due(mail_server)
-        mine = [m for m in ann.inbox if f" #{game_id}:" in m["Subject"]][-1]
+        mine = [m for m in ann.inbox if m["Subject"].endswith(f" #{game_id}")][-1]
         ann.reply("next 1", to=mine, quote=False)
         assert (f"{title} has no rounds to queue cards for: each decision is asked for as "
                 f"it comes.") in " ".join(body(ann.last).split())

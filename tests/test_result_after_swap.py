@@ -149,3 +149,11 @@ def test_a_resignation_after_a_swap_names_the_winner_too(config):
     text = record_text(Table.load(game_id))
     assert ('[BlackAfterSwap "ben"]\n[WhiteAfterSwap "ann"]\n[Winner "ben"]\n'
             '[Termination "ann resigned"]\n[Result "1-0"]\n') in text
+
+
+def test_the_game_page_names_each_seats_colour_after_the_swap(client, swapped):
+    """#42: "Players: Black ann, White ben" beside "ann won" read as if Black had won."""
+    page = words(client, f"/games/{swapped}")
+    assert "Players White ann , Black ben" in page
+    assert "Black ann" not in page and "White ben" not in page
+    assert "0-1, ann won (ben resigned)" in page  # 0-1: White won, and ann is White

@@ -52,7 +52,7 @@ def start_server(env, cwd):
     server = subprocess.Popen([sys.executable, "-m", "pbem", "serve"], env=env, cwd=cwd,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = []
-    while not any("mail out" in line for line in lines):  # the banner is printed in full
+    while not any("or run `pbem new" in line for line in lines):  # the banner, all of it
         line = server.stdout.readline()
         if not line:
             raise AssertionError(f"pbem serve ended: {server.wait()} {server.stderr.read()}")

@@ -18,7 +18,7 @@ def text(message) -> str:
 
 
 def game_mail(person, game_id):
-    return [m for m in person.inbox if f"Onyx #{game_id}:" in m["Subject"]][-1]
+    return [m for m in person.inbox if m["Subject"].endswith(f"Onyx #{game_id}")][-1]
 
 
 def play_round(config, people, tournament_id, number):

@@ -48,7 +48,7 @@ def test_a_swiss_of_five_on_a_date_with_byes_and_a_no_show(mail_server, players,
 
     def reply(address, game_id, line):
         person = people[address]
-        person.reply(line, to=[m for m in person.inbox if f"Onyx #{game_id}:" in m["Subject"]][-1])
+        person.reply(line, to=[m for m in person.inbox if m["Subject"].endswith(f"Onyx #{game_id}")][-1])
     reply("cat@example.org", games[("ann@example.org", "cat@example.org")], "resign")
     reply("ben@example.org", games[("ben@example.org", "dan@example.org")], "F6")
     frozen_time.move(days=1, minutes=1)

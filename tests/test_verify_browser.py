@@ -151,3 +151,33 @@ def test_a_game_dealt_before_the_documented_generator_is_not_called_false(served
     expect(verdict).to_contain_text("This page cannot check this deal: this game was dealt by "
                                     "CPython's random.Random")
     expect(page.locator("#commitment-1")).to_have_class("match")
+
+
+def test_the_page_and_its_verdict_fit_a_phone(served, browser, finished):  # noqa: F811
+    """#42 item 2: at 390 px neither the form nor the verdict (the seed, its hash, the
+    dealer's moves) scrolls sideways; the record's box was 669 px wide."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = context.new_page()
+    try:
+        phone.goto(f"{served}/games/{finished}/verify")
+        expect(phone.locator("#verdict")).to_have_attribute("data-ok", "true")
+        wider = phone.evaluate("() => document.documentElement.scrollWidth"
+                               " - document.documentElement.clientWidth")
+        assert wider <= 0, f"/verify is {wider} px wider than a phone"
+    finally:
+        context.close()
+
+
+def test_the_verdict_says_what_it_did_not_check(served, page, finished):  # noqa: F811
+    """#42 item 5: a reshuffle is checked from its own cards, so one card swapped for
+    another inside it would pass; the verdict says so plainly, and how to check it."""
+    from playwright.sync_api import expect
+    page.goto(f"{served}/games/{finished}/verify")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-ok", "true")
+    expect(verdict).to_contain_text("Not checked here: which cards each of the ")
+    expect(verdict).to_contain_text("To check that too, run pbem record check on the record")
+    ply, _ = reshuffle(record_of(page, served, finished))
+    expect(page.locator(f'tr.deal[data-ply="{ply}"]')).to_contain_text(
+        "which cards it holds is not checked here")

@@ -140,9 +140,8 @@ def lines_to_run(lines: list[str]) -> list[str]:
 
 def help_text() -> list[str]:
     """The commands by topic, from the table; the games and how to start one."""
-    from pbem.engines import ENGINES
-    games = ", ".join(f"{e.id} ({e.title}, {e.min_players}-{e.max_players} players)"
-                      for e in ENGINES.values())
+    from pbem.engines import games_line
+    games = games_line()
     paragraphs = [
         "In a game, reply to its latest mail with your move on the first line; several "
         "lines run in order until one fails, and the first blank line ends them. "

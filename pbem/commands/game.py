@@ -92,7 +92,7 @@ def undo(speaker, table, seat, rest):
         table.notices.append(Notice(lambda viewer: None if viewer == seat else (
             f"{name} asks to take back {move(viewer)}. Reply `undo` to agree; the next "
             f"move declines."), urgent=True))
-        return ["Undo asked; waiting for the others to agree."]
+        return [f"Undo asked: to take back {move(seat)}; waiting for the others to agree."]
     request.open = False
     request.save()
     table.take_back(last.ply)

@@ -25,6 +25,7 @@ from pbem.commands.speaker import WEB, Refused, Speaker
 from pbem.config import Config
 from pbem.engines import UnknownGame
 from pbem.engines.base import CHANCE, InvalidMove, MoveError, OptionError
+from pbem.mail.words import status
 from pbem.play import Table
 from pbem.policy import conversation, letters
 from pbem.policy.report import Report
@@ -229,16 +230,26 @@ def play_move(speaker: Speaker, table: Table, seat: int, text: str) -> None:
         text = GUARD.sub(" ", text).strip()
         if int(guard.group(1)) != table.next_number:
             raise Refused(f"you wrote move #{guard.group(1)}, but the game is at move "
-                          f"#{table.next_number}; look at the position below and send again.")
+                          f"#{table.next_number}; {_what_now(table, seat)}")
     elif _stale(speaker, table, seat):
         answered = "your page showed" if speaker.message_id == WEB else "you answered the mail of"
         raise Refused(f"{answered} move #{speaker.replied_ply + 1}, but others "
-                      f"have moved since; look at the position below and send again.")
+                      f"have moved since; {_what_now(table, seat)}")
     for part in table.engine.split_line(text):
         table.play(seat, part, source=speaker.message_id)
         speaker.replied_ply = None  # the next part follows this one, not the old mail
     # An undo request names the ply it would take back; after this move it matches no
     # longer, which is how a move declines it (no write needed here).
+
+
+def _what_now(table: Table, seat: int) -> str:
+    """After a stale move: send again where the game waits for the seat; else whom it
+    waits for (sending again would only be told it is not your turn)."""
+    if seat in table.to_act:
+        return "look at the position below and send again."
+    said = status(table, seat).rstrip(".")  # "Waiting for bob (move #3)"
+    return (f"it is not your turn now ({said[:1].lower()}{said[1:]}); your next mail comes "
+            f"when it is your turn.")
 
 
 def _stale(speaker: Speaker, table: Table, seat: int) -> bool:

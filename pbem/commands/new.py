@@ -15,7 +15,7 @@ from pbem.bots import is_bot
 from pbem.commands.speaker import OPTION, Refused, Speaker, named_players
 from pbem.commands.tournaments import new_tournament
 from pbem.competition.rated import split_rated
-from pbem.engines import get_engine
+from pbem.engines import UnknownGame, get_engine
 from pbem.play import Table, create_game
 from pbem.players import player_for
 from pbem.policy import conversation, invitations
@@ -29,11 +29,11 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
         raise Refused("say which game, e.g. `new onyx with bob@example.org`.")
     if words[0].lower() == "tournament":  # `new tournament onyx swiss rounds=5 with …`
         return new_tournament(speaker, rest.split(None, 1)[1] if len(words) > 1 else "")
-    engine = get_engine(words[0])
+    engine, after = _game_named(words)
     options, is_rated = split_rated(dict(OPTION.findall(rest)))
     options, time_options = controls.split_options(options)
     control = controls.resolve(engine.id, time_options)  # the server's options, not the game's
-    invited, robots = named_players(words[1:], speaker.player.email)
+    invited, robots = named_players(after, speaker.player.email)
     count = len(invited) + len(robots) + 1
     if not engine.min_players <= count <= engine.max_players:
         raise Refused(f"{engine.title} is for {engine.min_players} to {engine.max_players} "
@@ -64,6 +64,17 @@ def new_game(speaker: Speaker, rest: str) -> list[str]:
                 f"started with {', '.join(table.names[1:])}."]
     return [f"Game #{game.id} ({engine.title}, {describe_options(table)}) is created; "
             f"invitations went to {', '.join(invited)}. It starts when all accept."]
+
+
+def _game_named(words: list[str]):
+    """The game the first words name (one to four: "6 nimmt! Baron Oxx") and the words
+    after them; UnknownGame names the first word and the games."""
+    for count in range(min(len(words), 4), 1, -1):
+        try:
+            return get_engine(" ".join(words[:count])), words[count:]
+        except UnknownGame:
+            continue
+    return get_engine(words[0]), words[1:]
 
 
 def _room_for_bots(speaker: Speaker) -> None:

@@ -8,11 +8,13 @@ tests give literal tournaments and read literal rounds.
   in the second half), by the circle method; with an odd number, one rests each round
   (a bye, `None` as the partner).
 - `swiss`: the next round of a Swiss tournament: players ordered by score, then
-  rating; each score group's upper half paired with its lower half (the Dutch system's
-  way), never two who have met, the seats given
-  to whoever has had the first seat less often, so nobody's firsts and seconds differ by
-  more than one while any pairing allows it; with an odd number, the lowest placed player
-  who has not had a bye rests (one bye each at most while others have had none).
+  rating; a maximum-weight matching over every pair that has not met (the blossom
+  algorithm, as Swiss pairing programs use), weighted so that the fewest pairs of
+  unequal scores win, then the smallest score differences, then colours (nobody's
+  firsts and seconds more than one apart where the scores allow it), then each score
+  group's upper half against its lower half (the Dutch system's way); the seats go to
+  whoever has had the first seat less often; with an odd number, the lowest placed
+  player who has not had a bye rests (one bye each at most while others have had none).
 - `tables`: a round of a game for more than two, players seated by score in tables of
   the size asked (as even as possible, never under the game's minimum), the seats turned
   so that each player's first seats even out.
@@ -22,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Hashable, Sequence
+
+import networkx as nx
 
 Player = Hashable
 
@@ -92,13 +96,12 @@ class Entrant:
 def swiss(entrants: Sequence[Entrant]) -> Round:
     """The next round. Raises NoPairing when every pairing repeats a game."""
     ranked = sorted(entrants, key=lambda e: (-e.score, -e.rating, str(e.player)))
-    for strict in (True, False):  # colours within one if it can be; else any pairing
-        for resting in _bye_candidates(ranked):
-            field_ = [e for e in ranked if e is not resting]
-            pairs = _pair(field_, strict)
-            if pairs is not None:
-                games = tuple(_seated(a, b) for a, b in pairs)
-                return Round(games, (resting.player,) if resting is not None else ())
+    for resting in _bye_candidates(ranked):
+        field_ = [e for e in ranked if e is not resting]
+        pairs = _matched(field_)
+        if pairs is not None:
+            games = tuple(_seated(a, b) for a, b in pairs)
+            return Round(games, (resting.player,) if resting is not None else ())
     raise NoPairing("every possible pairing repeats a game already played")
 
 
@@ -112,29 +115,68 @@ def _bye_candidates(ranked: list[Entrant]):
             + [e for e in reversed(ranked) if e.byes != fewest])
 
 
-def _pair(field_: list[Entrant], strict: bool) -> list[tuple[Entrant, Entrant]] | None:
-    """The top player with the first opponent in `_candidates` they may meet, then the
-    rest the same way; backs up when the rest cannot be paired."""
-    if not field_:
+def _matched(field_: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
+    """Everyone paired with someone they have not met, or None where that cannot be: a
+    maximum-weight matching (Edmonds' blossom algorithm, networkx) over every pair that
+    has not met, whose weights make the whole round's costs compare in this order:
+
+    1. fewer pairs of unequal scores (floats);
+    2. then a smaller sum of the score differences;
+    3. then fewer pairs whose colours cannot both stay within one of even;
+    4. then the Dutch system's order in a score group (1 v 4, 2 v 5, 3 v 6 of six).
+
+    Each level's weight is larger than the most every lower level can add up to over a
+    round, so no amount of a lower level ever buys a worse higher one; with every weight
+    positive and the matching of maximum cardinality, a round with a pair left over is
+    never taken for a complete one."""
+    count = len(field_)
+    if count == 0:
         return []
-    top, rest = field_[0], field_[1:]
-    for other in _candidates(top, rest):
-        if other.player in top.met or (strict and not _colours_fit(top, other)):
-            continue
-        later = _pair([e for e in rest if e is not other], strict)
-        if later is not None:
-            return [(top, other)] + later
-    return None
+    rank = {id(e): i for i, e in enumerate(field_)}
+    groups: dict[float, list[int]] = {}
+    for i, entrant in enumerate(field_):
+        groups.setdefault(entrant.score, []).append(i)
+    place = {i: (group.index(i), len(group)) for group in groups.values() for i in group}
+    pairs = count // 2 + 1
+    widest = max(_halves(e.score) for e in field_) - min(_halves(e.score) for e in field_)
+    order_unit = 3 * count + 1  # a pair's order cost is under 3 * count
+    colour_unit = pairs * order_unit
+    difference_unit = pairs * colour_unit + colour_unit
+    float_unit = pairs * (widest + 1) * difference_unit + difference_unit
+    top = pairs * float_unit + float_unit
+
+    def order(upper: int, lower: int) -> int:
+        """How far a pair is from the Dutch system's: in a score group, the upper half's
+        n-th against the lower half's n-th; a float, from the bottom of the group above
+        (twice as bad to float a higher one) to the top of the group below."""
+        (up, size), (down, _) = place[upper], place[lower]
+        if field_[upper].score == field_[lower].score:
+            return abs(down - up - max(size // 2, 1))
+        return 2 * (size - 1 - up) + down
+
+    def cost(a: Entrant, b: Entrant) -> int:
+        difference = abs(_halves(a.score) - _halves(b.score))
+        return ((difference > 0) * float_unit + difference * difference_unit
+                + (not _colours_fit(a, b)) * colour_unit
+                + order(*sorted((rank[id(a)], rank[id(b)]))))
+
+    graph = nx.Graph()
+    graph.add_nodes_from(range(count))
+    for i, a in enumerate(field_):
+        for j in range(i + 1, count):
+            b = field_[j]
+            if b.player not in a.met and a.player not in b.met:
+                graph.add_edge(i, j, weight=top - cost(a, b))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) < count:
+        return None
+    return sorted(((field_[min(i, j)], field_[max(i, j)]) for i, j in matching),
+                  key=lambda pair: rank[id(pair[0])])
 
 
-def _candidates(top: Entrant, rest: list[Entrant]) -> list[Entrant]:
-    """Whom the top player should meet, best first, as the Dutch system pairs a score
-    group: its upper half against its lower half (1 v 4, 2 v 5, 3 v 6 of six), then the
-    others of the group upwards, then the groups below in order (the odd one floats)."""
-    group = [e for e in rest if e.score == top.score]
-    below = [e for e in rest if e.score != top.score]
-    half = (len(group) + 1) // 2  # the top player is one of the group's upper half
-    return group[half - 1:] + group[:half - 1][::-1] + below
+def _halves(score: float) -> int:
+    """A score in half points, a whole number (scores are wins and draws)."""
+    return round(score * 2)
 
 
 def _colours_fit(a: Entrant, b: Entrant) -> bool:

@@ -11,13 +11,27 @@ that `reveals` something, and the news says what it showed (`revelation`).
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from pbem.engines.core import Decision, State
 
 
+def split_before(text: str, verbs: Sequence[str]) -> list[str]:
+    """`text` cut at each comma followed by one of `verbs` as a whole word: the commas
+    between decisions (`row 4, play 49`), not those inside one (`row 2,4`, `cash T18,
+    T19`, `drop take-from-cart, mine`)."""
+    pattern = re.compile(r",\s*(?=(?:%s)(?:\s|$))" % "|".join(map(re.escape, verbs)),
+                         re.IGNORECASE)
+    return [part.strip() for part in pattern.split(text) if part.strip()] or [text]
+
+
 class Correspondence:
     """Defaults for a game whose every decision is asked for, one a line."""
+
+    #: The words a decision starts with, where commas may stand inside one decision
+    #: (split_line); None: a notation without commas, cut at every comma.
+    decision_words: tuple[str, ...] | None = None
 
     #: Whether a mail's later commands wait while the others answer a window that the
     #: player's own move opened, instead of failing (Gem Forge's reactions, RULINGS G41).
@@ -68,11 +82,14 @@ class Correspondence:
     def split_line(self, text: str) -> list[str]:
         """The decisions one line of a player's mail holds, in the order to play them.
 
-        The server plays the parts of each command line in order until one fails. Most
-        games take one decision per line; a game whose turn has several decisions may
-        let a player write them on one line (Onix: separated by commas).
+        The server plays the parts of each command line in order until one fails. In
+        every game a line may hold several decisions separated by commas: at every comma
+        where the notation has none inside a decision (Onyx), else at a comma before a
+        word that starts a decision (`decision_words`: 6 nimmt!'s `row 4, play 49`).
         """
-        return [text]
+        if self.decision_words is None:
+            return [part.strip() for part in text.split(",") if part.strip()] or [text]
+        return split_before(text, self.decision_words)
 
     def default_decision(self, state: State, seat: int) -> Decision | None:
         """The decision the server plays for `seat` when its deadline passes unanswered.

@@ -50,6 +50,8 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     finished = game.status == "finished"
     view_seat = None if finished else seat  # after the end, everything is shown
     view = named_view(table, view_seat) if table.state else None
+    if finished and view is not None and view.get("to_move"):
+        view["to_move"] = None  # a resignation ends it outside the rules: nobody is to move
     diagram = engine.text_diagram(view) if view is not None else ""
     waits = game.status == "running" and seat in table.to_act
     prompt = engine.prompt(table.state, seat, names=table.names) if waits else ""
@@ -57,6 +59,7 @@ def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: s
     context = {
         "report": report, "notes": list(notes), "news": news, "identity": identity or "",
         "diagram": diagram.rstrip("\n"), "status": status(table, seat), "prompt": prompt,
+        "waits": waits,
         "clock": clock, "move_number": table.next_number, "finished": finished,
         # Before the start and after a cancellation there is no move to ask for.
         "stage": game.status, "answered": table.seats[seat].answer is not None,

@@ -13,8 +13,10 @@ from pbem.play import Table, display_name
 
 
 def subject(table: Table) -> str:
-    """The same for every mail of a game, so clients keep one thread."""
-    return f"[pbem] {table.engine.title} #{table.game.id}: {' vs '.join(table.names)}"
+    """The same for every mail of a game, so clients keep one thread: the game and its
+    number only, for the players' names change (an invited address is named when its
+    player answers, anyone may write `name`), and a changed subject splits the thread."""
+    return f"[pbem] {table.engine.title} #{table.game.id}"
 
 
 def started_note(table: Table) -> str:

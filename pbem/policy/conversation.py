@@ -35,6 +35,7 @@ cannot go on until they answer.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -42,7 +43,7 @@ from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.export.public import as_public, shown_moves
 from pbem.mail import letters, words
-from pbem.play import Table, actor_name
+from pbem.play import CONDITIONAL, Table, actor_name
 from pbem.policy.letters import reachable
 from pbem.policy.report import Report
 from pbem.store import Comment, Move, Player, Seat
@@ -263,6 +264,7 @@ class Told:
     anonymous: bool
     revealed: str | None = None
     shown: int = 0  # its number as everyone may know it while the game runs (Move.shown)
+    source: str = ""  # Move.source: CONDITIONAL when played from the seat's lines or queue
 
 
 def numbered(told: Told, viewer: int, over: bool) -> str | None:
@@ -293,7 +295,7 @@ def news(table: Table, seat: int, advance: bool = True) -> list[str]:
 _FOLLOWERS = Prepared(lambda game: Follow.select(Follow, Player).join(Player)
                       .where(Follow.game == game))
 _PLIES_BETWEEN = Prepared(lambda game, told, first: Move.select(
-    Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed, Move.shown)
+    Move.ply, Move.seat, Move.visible, Move.anonymous, Move.revealed, Move.shown, Move.source)
     .where((Move.game == game) & (Move.ply > told) & (Move.ply < first)).order_by(Move.ply))
 _SET_CURSOR = Prepared(lambda told, heard, id: Seat.update(told=told, heard=heard)
                        .where(Seat.id == id))
@@ -310,9 +312,9 @@ def _plies_since(table: Table, seat: int, told: int) -> list[Told]:
     earlier = []
     if told < first - 1:
         rows = _PLIES_BETWEEN.rows(table.game.id, told, first)
-        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed, m.shown)
-                   for m in rows]
-    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed, h.shown)
+        earlier = [Told(m.ply, m.seat, m.visible.get(key), m.anonymous, m.revealed, m.shown,
+                        m.source or "") for m in rows]
+    now = [Told(h.ply, h.seat, h.seen_by(seat), h.anonymous, h.revealed, h.shown, h.source)
            for h in table.happenings if h.ply > told]
     return earlier + now
 
@@ -334,9 +336,20 @@ def _lines(table: Table, viewer: int, plies: list[Told], comments: list[Comment]
     lines: list[str] = []
     group: list[Told] = []
 
+    ahead = "your queue" if table.engine.queued_choices else "your lines"
+    # Another's move that names the reader's seat says so: "steal P1 (you) 3 -> 4".
+    mine = (re.compile(rf"\b{re.escape(table.engine.seat_label(table.state, viewer))}\b")
+            if viewer is not None and viewer >= 0 and table.state is not None else None)
+
     def flush():
         if group:
-            lines.append(_turn_line(group, viewer, names, over))
+            line = _turn_line(group, viewer, names, over)
+            if mine is not None and group[0].seat not in (viewer, CHANCE):
+                head, colon, said = line.partition(": ")
+                line = head + colon + mine.sub(lambda found: f"{found.group()} (you)", said)
+            if group[0].seat == viewer and any(t.source == CONDITIONAL for t in group):
+                line += f" (from {ahead})"  # played for you, not from this mail
+            lines.append(line)
             group.clear()
 
     pending = list(comments)

@@ -21,6 +21,7 @@ from pbem.web.exports import exports
 from pbem.web.feeds import feeds
 from pbem.web.game_page import game_page
 from pbem.web.health import health_check
+from pbem.web.mailbox import available, mailbox
 from pbem.web.metrics import metrics
 from pbem.web.rules import rules
 from pbem.web.seat_page import seat_page
@@ -37,7 +38,8 @@ def index():
     games = (Game.select(Game.id, Game.engine, Game.status, Game.result)
              .order_by(Game.id.desc()).limit(20))
     return render_template("web/home.html", config=current_app.config["PBEM"],
-                           engines=ENGINES.values(), games=games)
+                           engines=ENGINES.values(), games=games,
+                           mailbox=current_app.config.get("PBEM_MAILBOX"))
 
 
 @home.route("/health")
@@ -45,10 +47,12 @@ def health():
     return {"ok": True, "games": Game.select().count()}
 
 
-def create_app(config: Config, after_move=None) -> Flask:
+def create_app(config: Config, after_move=None, with_mailbox: bool = False) -> Flask:
     """`after_move`: called after a move from a seat's page has been committed (`pbem
     serve` kicks its delivery and bots, as after mail in; without it, the worker's
-    scheduler finds the outbox and the bots' turns at its next tick)."""
+    scheduler finds the outbox and the bots' turns at its next tick). `with_mailbox`:
+    the local mailbox (pbem.web.mailbox), which `pbem serve` alone asks for, and gets only
+    where `mailbox.available` allows it."""
     app = Flask(__name__, template_folder=None)
     # Every template read now and kept: an upgrade installed under the running web does
     # not reach it before its restart (pbem.templating).
@@ -68,4 +72,7 @@ def create_app(config: Config, after_move=None) -> Flask:
     app.register_blueprint(feeds)  # /games/<id>.atom, /players/<id>.atom
     app.register_blueprint(annotated)  # /games/<id>/annotated/<n>: published annotations
     app.register_blueprint(verify)  # /verify: a deal checked in the visitor's browser
+    app.config["PBEM_MAILBOX"] = with_mailbox and available(config) is None
+    if app.config["PBEM_MAILBOX"]:
+        app.register_blueprint(mailbox)  # /mailbox: the kept mail, on loopback only
     return app

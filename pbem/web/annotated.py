@@ -127,7 +127,7 @@ def show(game_id: int, number: int):
     except (RecordError, ValueError) as error:
         abort(404, str(error))
     seated = seats_of([game.id])[game.id]
-    labels = seat_labels(engine, game.options, len(seated))
+    labels = seat_labels(engine, game.options, len(seated), replayed.state)
     where = f"variation {'/'.join(map(str, path))} of ply {ply}" if path else f"ply {ply}"
     caption = f"after {where}" if ply or path else "the start"
     svg, seats = diagrams(engine, replayed.state, labels, seated, caption, True)

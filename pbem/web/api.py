@@ -113,7 +113,7 @@ def position(game_id: int, ply: int):
     body = {"id": game.id, "game": game.engine, "ply": ply, "last": game.plies,
             "view": engine.view(state, None), "seats": None}
     if game.status == "finished":  # the pages show each player's view once it is over
-        labels = seat_labels(engine, game.options, len(seated))
+        labels = seat_labels(engine, game.options, len(seated), state)
         body["seats"] = [{"seat": s.number, "label": labels[s.number], "name": s.name,
                           "view": engine.view(state, s.number)} for s in seated]
     return jsonify(version=VERSION, **body)

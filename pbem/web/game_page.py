@@ -78,14 +78,17 @@ def requested_ply(plies: int) -> int:
     return int(text)
 
 
-def seat_labels(engine: Engine, options: dict, count: int) -> list[str]:
-    """How the game names its seats: Onyx's Black and White (its record tags), P1, P2 …"""
+def seat_labels(engine: Engine, options: dict, count: int, state=None) -> list[str]:
+    """How the game names its seats: Onyx's Black and White (its record tags), P1, P2 …;
+    at `state`, a seat's name that the game changed (Onyx's colours after a swap)."""
     marks = [f"\x00{n}" for n in range(count)]
     by_mark = {value: tag for tag, value in engine.record_tags(options, marks)}
     labels = []
     for n, mark in enumerate(marks):
         tag = by_mark.get(mark, f"Seat{n + 1}")
         labels.append(f"P{tag[4:]}" if tag.startswith("Seat") else tag)
+        if state is not None and engine.seat_label(state, n) != engine.seat_label(None, n):
+            labels[-1] = engine.seat_label(state, n)
     return labels
 
 
@@ -235,18 +238,19 @@ def show(game_id: int):
     game = as_public(game)  # a running game as of its last ply the public may know of
     engine = ENGINES[game.engine]
     seated = seats_of([game.id])[game.id]
-    labels = seat_labels(engine, game.options, len(seated))
     finished = game.status == "finished"
     started = game.state is not None
     ply = requested_ply(game.plies)  # 0 until it starts
     plies, before = move_list(game, seated, finished)
     current = engine.from_json(game.state) if started else None
+    labels = seat_labels(engine, game.options, len(seated), current)  # as the game ended
     position = None
     if started:
         state = current if ply == game.plies else state_at(game, engine, ply, len(seated))
         shown = plies[ply - 1] if ply else None
         caption = (f"after ply {ply}" if ply else "the start")
-        svg, seats = diagrams(engine, state, labels, seated, caption, finished)
+        svg, seats = diagrams(engine, state, seat_labels(engine, game.options, len(seated),
+                                                         state), seated, caption, finished)
         position = {"ply": ply, "last": game.plies, "svg": svg, "seats": seats,
                     "move": shown}
     waiting = waiting_for(engine, game, current, seated)

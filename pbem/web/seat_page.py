@@ -109,11 +109,13 @@ def form_cookie() -> tuple[str, bool]:
     return secrets.token_hex(16), True
 
 
-def with_form_cookie(response: Response, cookie: str, new: bool) -> Response:
-    """The response, setting the browser's form cookie where it is new (form_cookie)."""
+def with_form_cookie(response: Response, cookie: str, new: bool,
+                     path: str = "/play") -> Response:
+    """The response, setting the browser's form cookie where it is new (form_cookie), for
+    the pages under `path` only (the seat pages; the local mailbox has its own)."""
     if new:
         response.set_cookie(FORM_COOKIE, cookie, httponly=True, samesite="Strict",
-                            secure=request.is_secure, path="/play")
+                            secure=request.is_secure, path=path)
     return response
 
 

@@ -319,7 +319,9 @@
           : `the first ${kind} of a game is all ${whole.length} of the table` };
       }
       const pile = items.slice().sort((a, b) => whole.indexOf(a) - whole.indexOf(b));
-      return { expected: `${kind} ${rng.shuffle(pile).join(" ")}` };
+      // A reshuffle is checked from its own cards: their order, not which they are (what
+      // had been discarded is the game's business, notation/dealing.md).
+      return { expected: `${kind} ${rng.shuffle(pile).join(" ")}`, orderOnly: reshuffle };
     };
   }
 
@@ -377,6 +379,7 @@
       } else {
         entry.expected = dealt.expected;
         entry.status = dealt.expected === move.text ? "ok" : "wrong";
+        if (dealt.orderOnly) entry.orderOnly = true;
       }
       report.deals.push(entry);
       if (entry.status === "wrong") {

@@ -48,6 +48,7 @@ class BaronOxx(Engine):
     min_players, max_players = 2, 10
     dealt = True
     queued_choices = True  # `next 23 45`: every round asks every seat for one hand card
+    decision_words = ("play", "next", "pref")  # `row 4, play 49`; `row 2,4` is one
     options = (
         Option("variant", "base", "base, 1 (no sixth-card rule), 2 (positive points) "
                "or 1+2", choices=("base", "1", "2", "1+2")),

@@ -38,6 +38,7 @@ class GemForge(Engine):
     min_players, max_players = 2, 4
     dealt = True
     holds_commands = True  # G41: a mail's commands pause at each reaction window
+    decision_words = tuple(v for v in VERBS if v != "keep")  # `take R, end`; not `cash T1, T2`
 
     def start(self, options: dict[str, str], players: int = 2,
               seed: str | None = None) -> GemState:

@@ -238,7 +238,7 @@ def sheet(view: dict, size: int = 480, caption: str | None = None,
         label = f"{seat_name(seat)}{' (you)' if seat == view.get('you') else ''}"
         text(layout.label[0], top + layout.label[1], label, bold=seat == view["active"])
         text(layout.counts[0], top + layout.counts[1],
-             f"{view['points'][seat]} pts, {view['hand_sizes'][seat]} cards")
+             f"{view['points'][seat]} pts, {_count(view['hand_sizes'][seat], 'card')}")
         for i in range(3):
             letter = view["carts"][seat][i] if i < len(view["carts"][seat]) else None
             gem(layout.cart[0] + i * 18, top + layout.cart[1], letter)

@@ -28,7 +28,7 @@ from notation.onix import (GEMS, NEW, PILES, NotationError, OnixText, card_text,
 from pbem.engines.base import (CHANCE, AmbiguousMove, Engine, IllegalMove, InvalidMove,
                                Option, Outcome, move_text)
 from pbem.engines.core import change
-from pbem.engines.onix.messages import contrary_placement, prompt, why_not
+from pbem.engines.onix.messages import contrary_placement, hoarded, prompt, why_not
 from pbem.engines.onix.state import (ALL_GEMS, DEAL, DESTROY, DRAW, EFFECT, HOARD, OVER,
                                      PLACE, REPEAT, STEAL, TAKE, OnixState, chains, draw_deck,
                                      gems_in, in_circle, pile_sizes, symbols, to_lists,
@@ -240,6 +240,9 @@ class Onix(Engine):
         tops = " ".join(f"{PILES[p]}={card_text(pile[-1])}"
                         for p, pile in enumerate(decision.piles))
         return f"deal first {seat_text(decision.first)}, tops {tops}"
+
+    def revelation(self, before: OnixState, seat: int, decision, after: OnixState):
+        return hoarded(before, seat, after) if seat != CHANCE else None
 
     def reveals(self, state: OnixState, seat: int, decision) -> bool:
         """A decision reveals when it (or what follows by itself) uncovers a pile card."""

@@ -157,3 +157,17 @@ def _collection_reason(state: OnixState, seat: int, written: OnixText) -> str | 
                     f"(theirs: {numbers})")
         return _target_reason(state, seat, theirs[written.collection][-1], written.target)
     return None
+
+
+def hoarded(before: OnixState, seat: int, after: OnixState) -> str | None:
+    """What the end of a turn did beyond the decision's own text (X20): the Collections
+    completed went to the Hoard, "P1's Collection 4 is complete and goes to the Hoard
+    (Hoard 0 -> 3 cards)"; None where no Collection of the seat's went there."""
+    old, new = len(before.hoards[seat]), len(after.hoards[seat])
+    gone = sorted({n for n, _ in before.collections[seat]}
+                  - {n for n, _ in after.collections[seat]})
+    if new <= old or after.turn == seat and after.phase != OVER or not gone:
+        return None
+    which = (f"Collection {gone[0]} is complete and goes" if len(gone) == 1
+             else f"Collections {', '.join(map(str, gone))} are complete and go")
+    return f"{seat_text(seat)}'s {which} to the Hoard (Hoard {old} -> {new} cards)."
