@@ -29,6 +29,12 @@ def test_served_on_loopback_without_a_relay(config):
 @pytest.mark.parametrize("where", [
     {"environ_base": {"REMOTE_ADDR": "192.0.2.7"}},  # from another machine
     {"environ_base": {"REMOTE_ADDR": "127.0.0.1"}, "headers": {"Host": "evil.example:8000"}},
+    # a proxy on the machine forwarding the world (pbem.web.operator_proof)
+    {"environ_base": {"REMOTE_ADDR": "127.0.0.1"},
+     "headers": {"Host": "localhost:8000", "X-Forwarded-For": "203.0.113.9"}},
+    {"environ_base": {"REMOTE_ADDR": "127.0.0.1"},
+     "headers": {"Host": "127.0.0.1:8000", "X-Real-IP": "203.0.113.9",
+                 "X-Forwarded-For": "203.0.113.9"}},
 ])
 def test_never_to_a_stranger(config, where):
     assert client(config).get("/mailbox", **where).status_code == 404

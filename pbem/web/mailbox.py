@@ -26,6 +26,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
 
 from pbem.config import Config, host_port
 from pbem.mail.relay import is_loopback
+from pbem.web.operator_proof import confirmed_loopback
 from pbem.web import mailbox_letters as letters
 from pbem.web.archive import refused
 from pbem.web.seat_page import csrf_refusal, csrf_token, form_cookie, with_form_cookie
@@ -65,7 +66,8 @@ def loopback_only():
     """404 for a request not from loopback or not to a loopback name, and for a server
     whose settings no longer allow it (a relay set since)."""
     host = request.host.rsplit(":", 1)[0].strip("[]") if request.host else ""
-    if (available(config()) is not None or not is_loopback(request.remote_addr or "")
+    # from loopback, and not a proxy's forwarding of the world (pbem.web.operator_proof)
+    if (available(config()) is not None or not confirmed_loopback(request.environ)
             or not (is_loopback(host) or host in LOOPBACK_NAMES)):
         abort(404)
 

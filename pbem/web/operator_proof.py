@@ -39,7 +39,7 @@ def operator_proof(req: Request) -> bool:
     """Whether `req` proves itself the operator's: the token, or a loopback that is not
     forwarded or that the proxy's own header confirms (see the module's docstring)."""
     return (_right_token(req, current_app.config["PBEM"].monitor_token)
-            or _confirmed_loopback(req.environ))
+            or confirmed_loopback(req.environ))
 
 
 def _right_token(req: Request, token: str) -> bool:
@@ -48,7 +48,9 @@ def _right_token(req: Request, token: str) -> bool:
                 and hmac.compare_digest(given.token.encode(), token.encode()))
 
 
-def _confirmed_loopback(environ: dict) -> bool:
+def confirmed_loopback(environ: dict) -> bool:
+    """Whether a request came from loopback, not forwarded or forwarded from loopback as
+    the shipped nginx says it (the local mailbox asks this too: pbem.web.mailbox)."""
     if not _loopback(environ.get("REMOTE_ADDR")):
         return False
     signs = [environ.get(name) for name in (FORWARDED_FOR, REAL_IP, FORWARDED)]
