@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 import smtplib
 import socket
 import threading
@@ -82,6 +83,17 @@ def record_in(text: str) -> str:
     (dealt games) or the signature."""
     record = text.replace("\r\n", "\n").split("The record of the game:", 1)[1]
     return record.split("Checking the deal", 1)[0].split("\n-- \n", 1)[0].strip("\n") + "\n"
+
+
+def is_game_mail(message: EmailMessage) -> bool:
+    """Whether a mail is a seat's (its reply address carries a game's seat token, not an
+    account's `pbem+a-…` or a request's `pbem+r-…`)."""
+    return re.match(r"pbem\+\d+-\d+-", str(message["Reply-To"] or "")) is not None
+
+
+def latest_game_mail(person: "Player") -> EmailMessage:
+    """The player's latest mail from one of their games: what they reply to with a move."""
+    return next(m for m in reversed(person.inbox) if is_game_mail(m))
 
 
 def html(message: EmailMessage) -> str:

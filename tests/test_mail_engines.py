@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from mailtest import body, record_in
+from mailtest import body, latest_game_mail, record_in
 from notation.record import parse_record
 from pbem.admin import start_game
 from pbem.engines import ENGINES
@@ -28,8 +28,6 @@ CASES = [(engine.id, count) for engine in ENGINES.values()
          for count in sorted({engine.min_players, engine.max_players})]
 
 
-def latest_game_mail(player):
-    return next(m for m in reversed(player.inbox) if m["Reply-To"])
 
 
 @pytest.mark.parametrize("engine_id, count", CASES)

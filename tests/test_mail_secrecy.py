@@ -13,7 +13,7 @@ import random
 import re
 import threading
 
-from mailtest import body
+from mailtest import body, latest_game_mail
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
@@ -37,8 +37,6 @@ def text(message) -> str:
     return body(message).replace("\r\n", "\n")
 
 
-def latest_game_mail(person):
-    return next(m for m in reversed(person.inbox) if m["Reply-To"])
 
 
 def send_random_move(game_id, people, rng):

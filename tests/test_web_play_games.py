@@ -12,13 +12,11 @@ import re
 
 import pytest
 
-from mailtest import body
+from mailtest import body, latest_game_mail
 from pbem.engines.base import CHANCE
 from pbem.mail.tokens import play_token
 
 
-def latest_game_mail(player):
-    return next(m for m in reversed(player.inbox) if "pbem+" in str(m["Reply-To"] or ""))
 
 
 def by_page(client, config, game_id: int, seat: int, text: str) -> None:
