@@ -17,6 +17,10 @@ from pbem.engines.core import State
 class RecordsAndPictures:
     """Defaults: options as tags by name, seats as `Seat1`…, PGN-style result shares."""
 
+    #: Whether a move may change how a seat is named (`seat_label`): Onyx's swap. Where
+    #: it may not, a listing names the seats without reading any game's state.
+    labels_change = False
+
     def record_tags(self, options: dict[str, str], players: Sequence[str]) -> list[tuple[str, str]]:
         """The tags naming the game, its options and its players, in the order written."""
         tags = [("Game", self.title)]
