@@ -81,6 +81,12 @@ class RecordsAndPictures:
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         raise NotImplementedError
 
+    def legend(self) -> str:
+        """What the pictures' marks mean, in words, for the mail's HTML beside its
+        picture (the text diagram has its own lines for it): Onix's gem shapes and the
+        letters a player types for them. '' where a picture needs none, as by default."""
+        return ""
+
     def narrow_svg_diagram(self, view: dict, size: int = 360,
                            caption: str | None = None) -> str | None:
         """The SVG diagram laid out again for a phone's width, for a game whose one
