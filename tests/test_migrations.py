@@ -162,3 +162,30 @@ def test_the_counters_go_on_from_where_the_counted_rows_left_them(store, config,
     assert counters.totals("refusals") == {"robot": 1}
     assert counters.totals("moves") == {"onyx": 1}
     assert counters.totals("outbox_given_up") == {"": 1}
+
+
+def test_0044_starts_each_follow_at_its_games_last_comment(store):
+    """#42: a spectator's mail now carries the comments since their last mail; a follow
+    made before the upgrade starts at its game's last comment, so what was said before
+    is not mailed again (a game without comments starts at 0)."""
+    from playhouse.migrations import Runner
+
+    from pbem.engines import get_engine
+    from pbem.play import create_game
+    from pbem.store import Comment
+    from pbem.store.database import MIGRATIONS
+    from pbem.store.models import Follow, Player
+    runner = Runner(database.obj, directory=str(MIGRATIONS), table_name="pbem_schema")
+    names = [m.name for m in runner.migrations()]
+    runner.down(names[names.index("0044_follow_heard") - 1])
+    alice, bob, carol = (old_row(Player, email=f"{n}@example.org", name=n, confirmed=True)
+                         for n in ("alice", "bob", "carol"))
+    said = create_game(get_engine("onyx"), {}, [alice, bob], alice, accepted=True)
+    quiet = create_game(get_engine("onyx"), {}, [bob, alice], alice, accepted=True)
+    for text in ("hello", "good luck"):
+        old_row(Comment, game=said, ply=0, seat=0, text=text)
+    old_row(Follow, player=carol, game=said)
+    old_row(Follow, player=carol, game=quiet)
+    runner.up()
+    last = Comment.select(Comment.id).where(Comment.text == "good luck").scalar()
+    assert {f.game_id: f.heard for f in Follow.select()} == {said.id: last, quiet.id: 0}

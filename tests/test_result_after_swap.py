@@ -157,3 +157,21 @@ def test_the_game_page_names_each_seats_colour_after_the_swap(client, swapped):
     assert "Players White ann , Black ben" in page
     assert "Black ann" not in page and "White ben" not in page
     assert "0-1, ann won (ben resigned)" in page  # 0-1: White won, and ann is White
+
+
+def test_the_api_names_each_seats_colour_after_the_swap(client, swapped, config):
+    """#42: the API's players said `Black` for ann after the swap, in the game's own entry
+    and in the index; a game without a swap keeps Black and White."""
+    unswapped = start(config, "onyx", ["cat", "dan"], board=6, setup="open")
+    play(unswapped, (0, "C3"), (1, "A1"))
+    after = [{"label": "White", "name": "ann"}, {"label": "Black", "name": "ben"}]
+    before = [{"label": "Black", "name": "cat"}, {"label": "White", "name": "dan"}]
+
+    def labels(entry):
+        return [{"label": p["label"], "name": p["name"]} for p in entry["players"]]
+    assert labels(client.get(f"/api/games/{swapped}").get_json()) == after
+    assert labels(client.get(f"/api/games/{unswapped}").get_json()) == before
+    index = {g["id"]: labels(g) for g in client.get("/api/games").get_json()["games"]}
+    assert index == {swapped: after, unswapped: before}
+    index = client.get(f"/api/games?player={player_id('ben')}").get_json()["games"]
+    assert [labels(g) for g in index] == [after]

@@ -36,6 +36,35 @@ def test_a_spectator_follows_a_game_once_per_turn_and_unfollows(onyx, players):
     assert len(carol.inbox) == seen
 
 
+def test_a_spectator_reads_the_comments_since_their_last_mail(onyx, players):
+    """#42: a spectator's mail left out what the players said (`say`). Now it carries
+    each comment since their last mail once, in its place among the moves; what was
+    said before they followed is not mailed to them."""
+    game_id, alice, bob = onyx
+    (carol,) = players("carol")
+    bob.reply("say before carol came")
+    carol.write(f"follow {game_id}")
+    carol.reply("yes")
+    seen = len(carol.inbox)
+    alice.reply("say good luck\nF6", quote=False)
+    assert len(carol.inbox) == seen + 1
+    assert ("Since your last mail:\r\n  alice says: good luck\r\n  #1 alice: F6\r\n"
+            in body(carol.last))
+    assert "before carol came" not in body(carol.last)
+    bob.reply("say thanks, you too")  # no turn ended: it waits for carol's next mail
+    assert len(carol.inbox) == seen + 1
+    bob.reply("G5\nsay well played", quote=False)
+    assert len(carol.inbox) == seen + 2
+    second = body(carol.last)
+    assert ("Since your last mail:\r\n  bob says: thanks, you too\r\n  #2 bob: G5\r\n"
+            "  bob says: well played\r\n") in second
+    assert "good luck" not in second
+    html = carol.last.get_body(("html",)).get_content()
+    assert "bob says: thanks, you too<br>" in html
+    alice.reply("D4")
+    assert "says:" not in body(carol.last)
+
+
 def test_following_is_refused_with_a_reason(onyx, players):
     game_id, alice, bob = onyx
     (carol,) = players("carol")

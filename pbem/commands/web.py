@@ -10,9 +10,11 @@ needs no seat, only a confirmed address, which the pipeline has asked for alread
 
 from __future__ import annotations
 
+from peewee import fn
+
 from pbem import access
 from pbem.commands.speaker import Refused, Speaker
-from pbem.store import Game, Seat
+from pbem.store import Comment, Game, Seat
 from pbem.store.models import Follow
 
 FOLLOWING_AT_MOST = 50
@@ -84,7 +86,9 @@ def follow(speaker: Speaker, rest: str) -> list[str]:
         raise Refused(f"you play in game #{game.id}: its mails reach you already.")
     if Follow.select().where(Follow.player == player).count() >= FOLLOWING_AT_MOST:
         raise Refused(f"you follow {FOLLOWING_AT_MOST} games already; `unfollow N` one first.")
-    Follow.get_or_create(player=player, game=game, defaults={"told": game.plies})
+    said = Comment.select(fn.MAX(Comment.id)).where(Comment.game == game).scalar() or 0
+    Follow.get_or_create(player=player, game=game,  # from now on: plies and comments
+                         defaults={"told": game.plies, "heard": said})
     return [f"You follow game #{game.id}: you will get its public view by mail once per "
             f"turn. `unfollow {game.id}` stops it."]
 

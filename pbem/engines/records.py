@@ -17,6 +17,10 @@ from pbem.engines.core import State
 class RecordsAndPictures:
     """Defaults: options as tags by name, seats as `Seat1`…, PGN-style result shares."""
 
+    #: Whether a move may change how a seat is named (`seat_label`): Onyx's swap. Where
+    #: it may not, a listing names the seats without reading any game's state.
+    labels_change = False
+
     def record_tags(self, options: dict[str, str], players: Sequence[str]) -> list[tuple[str, str]]:
         """The tags naming the game, its options and its players, in the order written."""
         tags = [("Game", self.title)]
@@ -76,6 +80,12 @@ class RecordsAndPictures:
 
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         raise NotImplementedError
+
+    def legend(self) -> str:
+        """What the pictures' marks mean, in words, for the mail's HTML beside its
+        picture (the text diagram has its own lines for it): Onix's gem shapes and the
+        letters a player types for them. '' where a picture needs none, as by default."""
+        return ""
 
     def narrow_svg_diagram(self, view: dict, size: int = 360,
                            caption: str | None = None) -> str | None:

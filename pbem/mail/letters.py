@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 def position_picture(config: Config, engine, view: dict, name: str,
                      caption: str | None = None) -> tuple[dict | None, dict]:
     """The picture of `view` for a mail's HTML: what its template needs (`cid`, `alt`,
-    `width`, `height`) and the image by its Content-ID, for compose.build's `images`.
+    `width`, `height`, the game's `legend` of its marks) and the image by its
+    Content-ID, for compose.build's `images`.
     `name` makes the Content-ID unique within the mail (a digest has several); `caption`
     goes under the position (the seat's identity: Onyx's colour and goal). A picture
     that cannot be drawn is logged and left out (None, {}): the mail goes with the text
@@ -37,8 +38,8 @@ def position_picture(config: Config, engine, view: dict, name: str,
         log.exception("no picture of %s for %s: the mail goes without one", engine.id, name)
         return None, {}
     cid = f"{name}@{config.domain}"
-    return ({"cid": cid, "alt": drawn.alt, "width": drawn.width, "height": drawn.height},
-            {cid: drawn.base64})
+    return ({"cid": cid, "alt": drawn.alt, "width": drawn.width, "height": drawn.height,
+             "legend": engine.legend()}, {cid: drawn.base64})
 
 
 def game_mail(config: Config, table: Table, seat: int, news: list[str], clock: str = "",

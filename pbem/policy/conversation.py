@@ -228,7 +228,8 @@ def turn_ended(table: Table) -> bool:
 
 def tell_followers(config, table: Table) -> None:
     """Spectators (`follow N`) get the public view once per turn, with every public ply
-    since their last mail; each has a cursor of its own (Follow.told)."""
+    and every comment (`say`, public as on the game's page) since their last mail; each
+    has cursors of its own (Follow.told, Follow.heard), as a seat has."""
     if not turn_ended(table):
         return
     followers = _FOLLOWERS.rows(table.game.id)
@@ -246,11 +247,14 @@ def tell_followers(config, table: Table) -> None:
                     .where(Move.ply > follow.told))
         plies = [Told(m.ply, m.seat, m.text if over else m.visible.get("public"),
                       m.anonymous, m.revealed, m.shown) for m in rows]
+        comments = _comments_since(table, follow.heard)
         letters.send_follower_mail(config, table, shown, follow.player,
-                                  _lines(table, None, plies, []),
+                                  _lines(table, None, plies, comments),
                                   picture=follow.player.pictures)
-        if rows:
-            Follow.update(told=rows[-1].ply).where(Follow.id == follow.id).execute()
+        if rows or comments:
+            Follow.update(told=rows[-1].ply if rows else follow.told,
+                          heard=comments[-1].id if comments else follow.heard
+                          ).where(Follow.id == follow.id).execute()
 
 
 # -- the news since a seat's cursor ---------------------------------------------------

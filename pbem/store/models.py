@@ -503,10 +503,12 @@ class Seek(BaseModel):
 
 class Follow(BaseModel):
     """A spectator's game (`follow 12`): the public view is mailed to them once per turn;
-    `told` is the move log's ply their last mail reached (pbem.policy.conversation)."""
+    `told` is the move log's ply their last mail reached, `heard` the last comment it
+    carried, as a seat's (pbem.policy.conversation)."""
     player = ForeignKeyField(Player, backref="follows", on_delete="CASCADE")
     game = ForeignKeyField(Game, backref="followers", on_delete="CASCADE")
     told = IntegerField(default=0)
+    heard = IntegerField(default=0)  # a Comment's id (0044)
     created = DateTimeField(default=utcnow)
 
     class Meta:

@@ -36,19 +36,21 @@ def _time(moment) -> str | None:
     return moment.isoformat(timespec="seconds") + "Z" if moment else None
 
 
-def players(game: Game, seated: list[Seated]) -> list[dict]:
+def players(game: Game, seated: list[Seated], state=None) -> list[dict]:
+    """The seats, each named as the game names it now (`state`: the public's; after an
+    Onyx swap, the colour each plays)."""
     engine = ENGINES[game.engine]
-    labels = seat_labels(engine, game.options, len(seated))
+    labels = seat_labels(engine, game.options, len(seated), state)
     return [{"seat": s.number, "label": labels[s.number], "player": s.player_id,
              "name": s.name, "share": s.share if game.status == "finished" else None}
             for s in seated]
 
 
-def summary(game: Game, seated: list[Seated]) -> dict:
+def summary(game: Game, seated: list[Seated], state=None) -> dict:
     engine = ENGINES[game.engine]
     return {"id": game.id, "game": game.engine, "title": engine.title, "status": game.status,
             "result": game.result, "plies": game.plies, "created": _time(game.created),
-            "updated": _time(game.updated), "players": players(game, seated),
+            "updated": _time(game.updated), "players": players(game, seated, state),
             "outcome": outcome_words(game.result, seated) if game.status == "finished" else "",
             "url": url_for("api.game", game_id=game.id, _external=False),
             "page": url_for("game_page.show", game_id=game.id)}
@@ -68,8 +70,23 @@ def games():
                    .where(Game.id.in_([row["game"].id for row in rows])).tuples())
     for row in rows:
         row["game"].options = options[row["game"].id]
+    states = labelling_states([row["game"] for row in rows])
     return jsonify(version=VERSION, page=filters.page, more=more,
-                   games=[summary(row["game"], row["seats"]) for row in rows])
+                   games=[summary(row["game"], row["seats"], states.get(row["game"].id))
+                          for row in rows])
+
+
+def labelling_states(games: list[Game]) -> dict:
+    """The public state of each game whose seats a move may rename (Onyx after a swap:
+    `labels_change`), by id, read in one query; the others need none."""
+    ids = [game.id for game in games
+           if game.engine in ENGINES and ENGINES[game.engine].labels_change]
+    if not ids:
+        return {}
+    rows = Game.select(Game.id, Game.engine, Game.status, Game.plies, Game.shown_plies,
+                       Game.updated, Game.state).where(Game.id.in_(ids))
+    return {game.id: ENGINES[game.engine].from_json(game.state)
+            for game in map(as_public, rows) if game.state is not None}
 
 
 def public_game(game_id: int) -> Game:
@@ -87,7 +104,7 @@ def game(game_id: int):
     finished = game.status == "finished"
     plies, before = move_list(game, seated, finished)
     current = engine.from_json(game.state) if game.state is not None else None
-    body = summary(game, seated)
+    body = summary(game, seated, current)
     body.update(
         options={option.name: game.options.get(option.name, option.default)
                  for option in engine.options},

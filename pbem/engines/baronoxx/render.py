@@ -7,10 +7,11 @@ per bullhead, by colour: `17 YYY` is card 17 with three yellow bullheads.
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 
 from pbem.engines.baronoxx.cards import CARDS, COLOURS
-from pbem.engines.svg import Sheet, caption_height, caption_text, text_box
+from pbem.engines.svg import MARGIN, Sheet, caption_height, caption_text, text_box
 
 WIDTH = 72
 FILL = {"B": "#2a6fdb", "Y": "#f2c81e", "G": "#2e9e44", "R": "#d63a2f", "K": "#222222",
@@ -135,18 +136,50 @@ def _this_round(view: dict) -> list[str]:
         lines.append(_event_text(event))
     asking = view["asking"]
     if asking:
-        word = asking["kind"]
-        options = " or ".join(f"{word} {r + 1} ({cost} pts)" for r, cost in asking["options"])
-        lines.append(f"Waiting for #{asking['seat'] + 1} to place {asking['card']}: {options}")
+        lines.append(_asking(view, _number))
     if view["to_place"][1:] if asking else view["to_place"]:
         lines.append("Still to place: " + ", ".join(f"{c} (#{s + 1})"
                                                     for c, s in view["to_place"]))
     if view["phase"] == "choose":
-        waiting = ", ".join(f"#{s + 1}" for s in view["waiting_for"])
-        lines.append(f"Round {view['round']}: waiting for cards from {waiting}.")
+        lines.append(_choosing(view, _number))
     if view["result"]:
         lines.append(f"The match is over: {view['result']}.")
     return [""] + lines if lines else []
+
+
+def _number(view: dict, seat: int) -> str:
+    return f"#{seat + 1}"
+
+
+def _named(view: dict, seat: int) -> str:
+    """`#2 ben (you)`: the seat, its player where the server named them, and the reader."""
+    names = view.get("names")
+    return (f"#{seat + 1}{' ' + names[seat] if names else ''}"
+            f"{' (you)' if seat == view.get('you') else ''}")
+
+
+def _asking(view: dict, who) -> str:
+    asking = view["asking"]
+    word = asking["kind"]
+    options = " or ".join(f"{word} {r + 1} ({cost} pts)" for r, cost in asking["options"])
+    return f"Waiting for {who(view, asking['seat'])} to place {asking['card']}: {options}"
+
+
+def _choosing(view: dict, who) -> str:
+    waiting = ", ".join(who(view, s) for s in view["waiting_for"])
+    return f"Round {view['round']}: waiting for cards from {waiting}."
+
+
+def asked(view: dict) -> str:
+    """Whom the game waits for and what it asks, the players named: the picture's words
+    (its title, a mail's alt text) after the title line."""
+    if view["result"]:
+        return f"The match is over: {view['result']}."
+    if view["asking"]:
+        return _asking(view, _named) + "."
+    if view["phase"] == "choose":
+        return _choosing(view, _named)
+    return ""
 
 
 def _event_text(event: dict) -> str:
@@ -169,6 +202,9 @@ def svg_diagram(view: dict, size: int = 480, caption: str | None = None) -> str:
 
 
 TABLE, INK = "#e9f1e4", "#222"
+# ems a character of a seat's line: its words, digits and commas average at most 0.52
+# in DejaVu Sans, the font of mail's pictures (a caption's free text takes CHAR_WIDTH)
+SEAT_CHAR_WIDTH = 0.53
 CARD_COLOURS = ("#fff4d6", "#fdfdfa", "#555", "#333")
 
 
@@ -182,10 +218,12 @@ def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
     card_h, gap = card_w * 1.3, card_w * 0.15
     seat_h = card_w * 0.4
     lines = len(view["rows"]) + bool(hand)
-    height = gap * 2 + lines * (card_h + gap) + (view["players"] + 1) * seat_h
+    seat_lines = _seat_lines(view, size, card_w * 0.3, seat_h * 0.65)
+    height = (gap * 2 + lines * (card_h + gap)
+              + (sum(map(len, seat_lines)) + 1) * seat_h)
     caption_h = caption_height(size, caption)
     total = height + caption_h
-    title = escape(_title(view))
+    title = escape(" ".join(filter(None, (_title(view) + ".", asked(view)))))
     drawing = Sheet(size, round(total), size, total, TABLE,
                     (INK, *CARD_COLOURS, *FILL.values()), surfaces=CARD_COLOURS[:2])
     drawing.open(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" '
@@ -207,23 +245,41 @@ def sheet(view: dict, size: int = 480, caption: str | None = None) -> Sheet:
             drawing.add(_card_svg(number, x, y, w, card_h), ("card", number, w, card_h),
                         (x - 1, y - 1, x + w + 1, y + card_h + 1))
     y = gap * 3 + lines * (card_h + gap) + seat_h * 0.5
+    font, x = seat_h * 0.65, card_w * 0.3
+    for seat in seat_lines:
+        for number, line in enumerate(seat):
+            at = x + (font * 1.5 if number else 0)  # a line continued is indented
+            drawing.add(f'<text x="{at:.1f}" y="{y:.1f}" '
+                        f'font-family="sans-serif" fill="{INK}" font-size="{font:.1f}">'
+                        f'{escape(line)}</text>', ("line", line, font),
+                        text_box(at, y, font, line))
+            y += seat_h
+    if caption:
+        drawing.add(caption_text(size, height, caption_h, caption), ("caption", caption),
+                    (0, height, size, total))
+    return drawing
+
+
+def _seat_lines(view: dict, size: float, x: float, font: float) -> list[list[str]]:
+    """Each seat's line (`#1 (you): 3 bullheads, pile 2, hand 4, deck 0, choosing`), in
+    as many lines as it needs to stay inside the drawing at `font`: where the cards are
+    few and large, one line ran past the right edge ("choosin"). Every seat's line is
+    broken as if it said " (you)": a line breaks in the same place in every view, and
+    one seat's view draws nothing apart that the public's does not."""
+    chars = max(12, int((size * (1 - MARGIN) - x) / (font * SEAT_CHAR_WIDTH)))
+    lines = []
     for s in range(view["players"]):
         you = " (you)" if s == view.get("you") else ""
+        width = chars - len(" (you)") + len(you)
         status = _status(view, s)
         points = (f"score {view['score'][s]}" if view["score"] is not None
                   else f"{view['bullheads'][s]} bullheads")
         line = (f"#{s + 1}{you}: {points}, pile {len(view['piles'][s])}, "
                 f"hand {view['hand_sizes'][s]}, deck {view['deck_sizes'][s]}"
                 f"{', ' + status if status else ''}")
-        font = seat_h * 0.65
-        drawing.add(f'<text x="{card_w * 0.3:.1f}" y="{y + s * seat_h:.1f}" '
-                    f'font-family="sans-serif" fill="{INK}" font-size="{font:.1f}">'
-                    f'{escape(line)}</text>', ("line", line, font),
-                    text_box(card_w * 0.3, y + s * seat_h, font, line))
-    if caption:
-        drawing.add(caption_text(size, height, caption_h, caption), ("caption", caption),
-                    (0, height, size, total))
-    return drawing
+        lines.append([part.strip() for part in textwrap.wrap(
+            line, width, subsequent_indent="   ", break_on_hyphens=False)])
+    return lines
 
 
 def _card_svg(number: int, x: float, y: float, w: float, h: float) -> str:

@@ -446,6 +446,10 @@ class GemForge(Engine):
         from pbem.engines.gemforge.render import text_diagram
         return text_diagram(view)
 
+    def legend(self) -> str:
+        from pbem.engines.gemforge.render import PICTURE_LEGEND
+        return PICTURE_LEGEND
+
     def svg_diagram(self, view: dict, size: int = 480, caption: str | None = None) -> str:
         from pbem.engines.gemforge.render import svg_diagram
         return svg_diagram(view, size=size, caption=caption)

@@ -8,6 +8,7 @@ the view does not hold.
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from dataclasses import dataclass
 from html import escape
@@ -19,6 +20,13 @@ GEM_FILL = {"R": "#d33", "G": "#2a2", "Y": "#eb0", "L": "#7cd"}
 BACKGROUND = {"brown": "#b08860", "light blue": "#bfe3f2"}
 WIDTH = 72
 CAPTION_FONT = 14  # px of the 640-wide drawing
+# What a tile's marks mean (RULINGS' set scoring; tiles.csv): under the picture in
+# mail's HTML, and at the end of the text diagram.
+PICTURE_LEGEND = ("Gems: R red, G green, Y yellow, L light blue; * any one colour. "
+                  "A tile's 2+1vp: 2 points, and 1 more (its set bonus) when cashed in a "
+                  "set. Brown tiles take mixed colours and are cashed the turn they are "
+                  "completed; blue (light blue) tiles take gems of one colour and may be "
+                  "kept, to cash 2 or more of one colour together as a set.")
 
 
 def tile_text(tile: dict, gems: str | None = None) -> str:
@@ -70,7 +78,7 @@ def text_diagram(view: dict) -> str:
                                              for link in view["chain"]])
     if view["news"]:
         lines += _wrapped("Lately: ", [text + ";" for _, text in view["news"][-6:]])
-    lines.append("Gems: R red, G green, Y yellow, L light blue; * any one colour.")
+    lines += textwrap.wrap(PICTURE_LEGEND, WIDTH)
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -175,6 +183,18 @@ NARROW = Layout(width=300, mine_row=18, mine_h=84,
                 market_h=124, label=(8, 22), counts=(8, 40), cart=(100, 17),
                 ornaments=((154, 10), (8, 60), (154, 60)), seat_h=112,
                 hand_h=0, hand_chars=43, rule=True)
+TILE_STEP = 50  # units from a tile's top to the next row's: 44 high, 6 apart
+
+
+def tile_places(layout: Layout, count: int) -> tuple[list[tuple[float, float]], float]:
+    """Where `count` tiles go in the market's band (its places, then as many again
+    under them: your 5 dealt tiles in the 4 places of the market), and the band's
+    height."""
+    block = max(y for _, y in layout.market) - min(y for _, y in layout.market) + TILE_STEP
+    places = [(x, y + block * (i // len(layout.market)))
+              for i, (x, y) in zip(range(count), itertools.cycle(layout.market))]
+    extra = max(0, -(-count // len(layout.market)) - 1)  # blocks under the first
+    return places, layout.market_h + extra * block
 
 
 def svg_diagram(view: dict, size: int = 480, caption: str | None = None,
@@ -196,7 +216,12 @@ def sheet(view: dict, size: int = 480, caption: str | None = None,
     width, gem_r = layout.width, 7
     hand = _hand_lines(view, layout)
     market_top = layout.mine_h
-    seats_top = market_top + layout.market_h
+    # In the keep phase the market is still empty: a seat's own view shows in its place
+    # the 5 tiles dealt to it, the ones it asks about (nobody else's view has them).
+    dealt = view.get("dealt") if view["phase"] == "keep" else None
+    shown = dealt if dealt else view["market"]
+    places, market_h = tile_places(layout, len(shown))
+    seats_top = market_top + market_h
     hand_top = seats_top + view["players"] * layout.seat_h
     body = hand_top + max(layout.hand_h, 16 * len(hand) + 10 if hand else 0)
     height = body + caption_height(width, caption, CAPTION_FONT)
@@ -226,10 +251,14 @@ def sheet(view: dict, size: int = 480, caption: str | None = None,
     for i, letter in enumerate(view["mine"][:MINE_SHOWN]):
         row, column = divmod(i, layout.mine_row)
         gem(14 + column * 15.5, 34 + row * 17, letter)
-    text(layout.market_label[0], market_top + layout.market_label[1], "Market")
-    for (x, y), face in zip(layout.market, view["market"]):
+    text(layout.market_label[0], market_top + layout.market_label[1],
+         "Keep 3" if dealt else "Market", bold=bool(dealt))
+    kept = set(view.get("kept") or ()) if dealt else set()
+    for (x, y), face in zip(places, shown):
         if face:
             tile(x, market_top + y, face, None)
+            if face["tile"] in kept:
+                text(x + 104, market_top + y + 36, "kept", bold=True)
     for seat in range(view["players"]):
         top = seats_top + seat * layout.seat_h
         if layout.rule:

@@ -113,6 +113,11 @@ def _wrapped(head: str, items: list[str]) -> list[str]:
 # -- SVG ---------------------------------------------------------------------------------
 
 GEM_COLOURS = {"O": "#c8302c", "S": "#2e8b57", "D": "#2a63c4", "X": "#8e44ad"}
+# The picture's gems in words, with the letters a player types for them (mail's HTML).
+PICTURE_LEGEND = "Gems: " + ", ".join(
+    f"{letter} {name} ({colour}): {effect.capitalize()}"
+    for letter, name, colour, effect in zip(GEMS, GEM_NAMES, ("red", "green", "blue",
+                                                              "purple"), EFFECTS)) + "."
 
 
 def _gem(letter: str, x: float, y: float, r: float) -> str:
@@ -240,13 +245,16 @@ def _pile_circle(view: dict, u: float) -> list[tuple]:
 
 def _player_row(view: dict, seat: int, collections: list[dict], y: float,
                 u: float) -> tuple[list[tuple], float]:
-    """One player's Hoard size and Collections (cards top to bottom = bottom to top)."""
+    """One player's Hoard size and Collections (cards top to bottom = bottom to top).
+    The player's name has the row's first line to itself, the whole width: a long name
+    beside the Collections was drawn over their numbers, which a player types."""
     w, h, gap = 6 * u, 8 * u, 2 * u
     marker = "▶ " if seat == view["turn"] else ""
     parts = [_text_piece(2 * u, y + 4 * u, 3.2 * u, f"{marker}{seat_name(view, seat)}",
                          "start", "bold"),
-             _text_piece(2 * u, y + 8 * u, 2.8 * u, f"Hoard {view['hoards'][seat]}",
+             _text_piece(2 * u, y + 9 * u, 2.8 * u, f"Hoard {view['hoards'][seat]}",
                          "start")]
+    y += 5 * u  # the Collections start under the name
     x, top, tallest = 22 * u, y + 4 * u, 0.0
     for collection in collections:
         if x + w > 98 * u:
@@ -262,4 +270,4 @@ def _player_row(view: dict, seat: int, collections: list[dict], y: float,
     parts.append((f'<line x1="{2 * u:.1f}" y1="{rule:.1f}" x2="{98 * u:.1f}" '
                   f'y2="{rule:.1f}" stroke="#cbd5c0"/>', ("rule", u),
                   (2 * u - 1, rule - 1.5, 98 * u + 1, rule + 1.5)))
-    return parts, height
+    return parts, height + 5 * u

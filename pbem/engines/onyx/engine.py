@@ -218,6 +218,7 @@ class Onyx(Engine):
     id = "onyx"
     title = "Onyx"
     min_players = max_players = 2
+    labels_change = True  # the swap: seat 1 plays Black from move 2 on
     conditional_moves = True  # `if E5 F6`: two seats in turn, one decision a turn, no secret
     options = (
         Option("board", "12", "board size: an even number from 6 to 26", check=_check_board),
