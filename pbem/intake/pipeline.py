@@ -51,6 +51,7 @@ from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
 from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
 from pbem.mail.tokens import Route, is_account_token, read_route
+from pbem.play import seats_of
 from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
@@ -93,6 +94,9 @@ class Intake:
     route: Route | None = None
     proof: Proof = Proof(authority.FROM_ALONE)  # what the mail proves (prove)
     seat: Seat | None = None  # the seat its reply token names, with its player
+    # ... and all its game's seats, when they were read under the store's write lock
+    # (SQLite), for run_commands' table: not read again (pbem.play.Table.load)
+    seats: list[Seat] | None = None
     request: Request | None = None  # the request its reply token names
     player: Player | None = None
     text: str = ""  # what the player wrote (extract), without quotes and signature
@@ -318,7 +322,11 @@ def prove(intake: Intake) -> bool:
     if not sender or _dmarc(intake) is not None:  # our MTA says it is forged: nothing
         return False
     if found is not None and found.game is not None:
-        intake.seat = _SEAT.first(found.game, found.seat)
+        if is_postgres():
+            intake.seat = _SEAT.first(found.game, found.seat)
+        else:  # the game's seats, kept for its table: SQLite's lock is ours since BEGIN
+            intake.seats = seats_of(found.game)
+            intake.seat = next((s for s in intake.seats if s.number == found.seat), None)
         if intake.seat is not None and _is_players(intake.seat.player, sender):
             intake.proof = Proof(authority.SEAT_REPLY, found.game, found.seat)
         return False
@@ -538,7 +546,8 @@ def run_commands(intake: Intake) -> bool:
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
         if found is not None and found.game is not None:
             speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
-            report = run_game_mail(speaker, found.game, found.seat, intake.lines)
+            report = run_game_mail(speaker, found.game, found.seat, intake.lines,
+                                   seats=intake.seats)
         elif _invitation(found) is not None:  # a tournament's: pbem.competition
             report = answer_invitation(speaker, _invitation(found), intake.lines)
         else:
