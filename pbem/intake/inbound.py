@@ -235,10 +235,18 @@ def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
             break
         values.append(value)
     try:
-        pairs = getaddresses([_quote_last_first(value) for value in values])
+        pairs = _read_addresses(tuple(values))
     except Exception:  # RecursionError and whatever else a crafted header provokes
         return []
     return [(_decoded_words(display), address) for display, address in pairs if address]
+
+
+@lru_cache(maxsize=256)
+def _read_addresses(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The stdlib's reading of the values, kept: a pure function of them, and a player's
+    From and our reply address come back with every move (the stdlib's parser took a
+    twentieth of reading a move's mail). What raises is not kept, and raises again."""
+    return tuple(getaddresses([_quote_last_first(value) for value in values]))
 
 
 def _quote_last_first(value: str) -> str:
