@@ -56,6 +56,7 @@ from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
+from pbem.store.models import Ban
 from pbem.store.database import is_postgres
 from pbem.store.prepared import Creates, Prepared
 
@@ -77,6 +78,10 @@ _SET_OUTCOME = Prepared(lambda outcome, until, proven, id: Inbound.update(
     outcome=outcome, kept_until=until, proven=proven).where(Inbound.id == id))
 _OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
                                        .where(Inbound.id == id)))
+# A ban of the sender (1) and a bounce of theirs kept (2): access.address_barred and
+# what bouncing.wrote_again would delete, asked in one statement.
+_BANNED_OR_KEPT = Prepared(lambda address, domain: (
+    Ban.banning(address, domain) + bouncing.kept(address)).tuples())
 _SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                  .where((Seat.game == game) & (Seat.number == number)).limit(1))
 
@@ -104,6 +109,7 @@ class Intake:
     confirmed: tuple[str, ...] = ()  # lines held for a confirmation that this mail gave
     dmarc: tuple | None = None  # our MTA's refusal, once read (() for none): _dmarc
     cleared: set[str] = field(default_factory=set)  # addresses found not banned (ignore_robots)
+    bounce_kept: bool | None = None  # a bounce row of the sender's (ignore_robots); None: not asked
     outcome: str = ""
 
     def stop(self, outcome: str) -> bool:
@@ -221,8 +227,14 @@ def ignore_robots(intake: Intake) -> bool:
     mail = intake.mail
     # The header's sender and the envelope's are mostly one address: asked once.
     senders = {address.lower() for address in (mail.sender, mail.envelope_sender) if address}
-    if any(access.address_barred(address) for address in senders):
-        return intake.stop(BANNED)
+    for address in senders:
+        if address == mail.sender:  # and whether a bounce of it is kept (run_commands)
+            found = {row[0] for row in _BANNED_OR_KEPT.rows(*Ban.keys(address))}
+            banned, intake.bounce_kept = 1 in found, 2 in found
+        else:
+            banned = access.address_barred(address)
+        if banned:
+            return intake.stop(BANNED)
     intake.cleared = senders  # not banned: refuse_barred need not ask again
     reason = robot_reason(intake.mail, LOOP_HEADER)
     return intake.stop(f"ignored: robot ({reason})") if reason else False
@@ -540,7 +552,9 @@ def run_commands(intake: Intake) -> bool:
     it, such a mail changes nothing and is not answered (its commands ran in a
     savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
-    if intake.proof.proves_player:  # a forger must not undo what a bounce taught us
+    # a forger must not undo what a bounce taught us; without a bounce kept (asked with
+    # the bans, ignore_robots), there is nothing to undo
+    if intake.proof.proves_player and intake.bounce_kept is not False:
         bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail, proof=intake.proof)
     with database.atomic() as savepoint:  # nested in the pipeline's transaction

@@ -39,6 +39,12 @@ _FORGET = Prepared(lambda address: Bounce.delete().where(Bounce.address == addre
 _BOUNCING = Prepared(lambda address: marked(address).limit(1))
 
 
+def kept(address):
+    """The query of `address`'s row, counted or marked (what `wrote_again` deletes; not
+    run: a part of pbem.intake.pipeline's ban check); `address` lower-case."""
+    return Bounce.select(SQL("2")).where(Bounce.address == address)
+
+
 def marked(address):
     """The query of `address`'s row if it is marked bouncing (not run: a part of
     others, as pbem.policy.letters.reachable's); `address` lower-case."""
