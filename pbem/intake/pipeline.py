@@ -57,6 +57,7 @@ from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
 from pbem.store.models import Ban
+from pbem.store import counters
 from pbem.store.database import is_postgres
 from pbem.store.prepared import Creates, Prepared
 
@@ -159,7 +160,7 @@ def _record_unreadable(config: Config, raw: bytes, error: Exception) -> str:
 def _run_steps(intake: Intake) -> None:
     try:
         record(intake)
-        with transaction():
+        with transaction(), counters.gathered():  # its events in one INSERT, at the end
             for step in STEPS:
                 if step(intake):
                     break
@@ -558,6 +559,7 @@ def run_commands(intake: Intake) -> bool:
         bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail, proof=intake.proof)
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
+        counted = counters.mark()  # what it counts goes with it, if it is rolled back
         if found is not None and found.game is not None:
             speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
             report = run_game_mail(speaker, found.game, found.seat, intake.lines,
@@ -572,6 +574,7 @@ def run_commands(intake: Intake) -> bool:
         silenced = _error_limit(intake) if only_errors else None
         if silenced:
             savepoint.rollback()
+            counters.forget_since(counted)
     if silenced:  # told after the rollback, which would take the notice back too
         outcome, limit, paragraphs = silenced
         notices.tell_of_limit(config, mail.sender, limit, paragraphs,
