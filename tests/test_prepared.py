@@ -99,8 +99,10 @@ def _whole(row):
     """A row as peewee left it: its values, dirty set, joined rows and other attributes."""
     if not isinstance(row, Model):
         return row
-    return (type(row), row.__data__, row._dirty, {k: _whole(v) for k, v in row.__rel__.items()},
-            {k: _whole(v) for k, v in vars(row).items() if k not in ("__data__", "_dirty", "__rel__")})
+    others = {k: _whole(v) for k, v in vars(row).items()
+              if k not in ("__data__", "_dirty", "__rel__")}
+    return (type(row), row.__data__, row._dirty,
+            {k: _whole(v) for k, v in row.__rel__.items()}, others)
 
 
 def test_an_outer_join_without_its_row_joins_none_as_peewee_does(two_games):

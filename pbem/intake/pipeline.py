@@ -55,10 +55,9 @@ from pbem.play import seats_of
 from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
-from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
-from pbem.store.models import Ban
-from pbem.store import counters
+from pbem.store import Inbound, Outbox, Player, Request, Seat, counters, database, transaction
 from pbem.store.database import is_postgres
+from pbem.store.models import Ban
 from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
