@@ -93,6 +93,11 @@ _SEATS = Prepared(lambda game: Seat.select(Seat, Player).join(Player)
                   .where(Seat.game == game).order_by(Seat.number))
 
 
+def seats_of(game_id: int) -> list[Seat]:
+    """A game's seats in order, each with its player, as `Table.load` reads them."""
+    return _SEATS.rows(game_id)
+
+
 class Table:
     """A game loaded for one write transaction: its row, engine, state and players."""
 
@@ -113,13 +118,16 @@ class Table:
         self.clocks: tuple | None = None
 
     @classmethod
-    def load(cls, game_id: int, lock: bool = True) -> "Table":
+    def load(cls, game_id: int, lock: bool = True, seats: list[Seat] | None = None) -> "Table":
         """The game with `game_id`, locked against other writers until the commit; without
-        `lock`, only read (a reminder or a digest shows a game and changes nothing)."""
+        `lock`, only read (a reminder or a digest shows a game and changes nothing).
+        `seats`: its seats (`seats_of`) as read already in this transaction after it
+        took the store's write lock, so that nobody can have changed them since (SQLite's
+        transactions take it at BEGIN); read here otherwise."""
         game = (_GAME_LOCKED if lock else _GAME).get(int(game_id))
         engine = get_engine(game.engine)
         state = engine.from_json(game.state) if game.state is not None else None
-        return cls(game, engine, state, _SEATS.rows(game_id))
+        return cls(game, engine, state, _SEATS.rows(game_id) if seats is None else seats)
 
     # -- what the server asks --------------------------------------------------------
 

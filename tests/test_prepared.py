@@ -5,10 +5,11 @@ of a run bound in the right places among peewee's own (a LIKE pattern, a LIMIT).
 import datetime as dt
 
 import pytest
-from peewee import fn
+from peewee import JOIN, Model, fn
 
 from pbem.store import Game, Inbound, Player, Seat, transaction
-from pbem.store.prepared import _PLAIN_MODEL, Prepared
+from pbem.store.models import Clock, TimeControl
+from pbem.store.prepared import _PLAIN_MODEL, Prepared, _Joined
 
 SEATS = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                  .where((Seat.game == game) & (Seat.number >= number)).order_by(Seat.number))
@@ -75,7 +76,8 @@ def test_later_runs_build_the_rows_peewees_reader_builds(two_games):
                  Seat.select(Seat, Player).join(Player).where(Seat.game == game.id)
                  .order_by(Seat.number)]
     assert {kind for kind, _ in SEATS_ALONE._readers.values()} == {_PLAIN_MODEL}
-    assert {kind for kind, _ in SEATS._readers.values()} == {None}  # a join: peewee's rows
+    # a join: its models built bare too, and joined as peewee joins them
+    assert {type(kind) for kind, _ in SEATS._readers.values()} == {_Joined}
     seat = SEATS_ALONE.rows(second.id)[0]
     assert seat.player.name == "ben" and seat.game_id == second.id  # the foreign keys
     seat.answer = "declined"  # and such a row saves as any other
@@ -86,6 +88,43 @@ def test_later_runs_build_the_rows_peewees_reader_builds(two_games):
     game.state = {"plies": 7}
     game.save()
     assert GAME.get(first.id).state == {"plies": 7} and GAME.get(second.id).state == {"plies": 1}
+
+
+CLOCKS = Prepared(lambda game: Clock.select(Clock, TimeControl).join(
+    TimeControl, JOIN.LEFT_OUTER, on=(TimeControl.game == Clock.game), attr="control")
+    .where(Clock.game == game).order_by(Clock.seat))
+
+
+def _whole(row):
+    """A row as peewee left it: its values, dirty set, joined rows and other attributes."""
+    if not isinstance(row, Model):
+        return row
+    others = {k: _whole(v) for k, v in vars(row).items()
+              if k not in ("__data__", "_dirty", "__rel__")}
+    return (type(row), row.__data__, row._dirty,
+            {k: _whole(v) for k, v in row.__rel__.items()}, others)
+
+
+def test_an_outer_join_without_its_row_joins_none_as_peewee_does(two_games):
+    first, second = two_games
+    with transaction():
+        for game in two_games:
+            for seat in (0, 1):
+                Clock.create(game=game, seat=seat, bank=60 * seat)
+        TimeControl.create(game=first, per_move=3600)
+    for _ in range(3):
+        for game in two_games:
+            found = CLOCKS.rows(game.id)
+            expected = list(Clock.select(Clock, TimeControl).join(
+                TimeControl, JOIN.LEFT_OUTER, on=(TimeControl.game == Clock.game),
+                attr="control").where(Clock.game == game.id).order_by(Clock.seat))
+            assert [_whole(c) for c in found] == [_whole(c) for c in expected]
+    assert [c.control.per_move for c in CLOCKS.rows(first.id)] == [3600, 3600]
+    assert [c.control for c in CLOCKS.rows(second.id)] == [None, None]
+    assert {type(kind) for kind, _ in CLOCKS._readers.values()} == {_Joined}
+    clock = CLOCKS.rows(first.id)[1]
+    clock.bank = 30  # and such a row saves only what changed
+    assert clock.dirty_fields == [Clock.bank]
 
 
 def test_values_are_bound_among_peewees_own(two_games):

@@ -39,10 +39,12 @@ IN_ADVANCE = ("if", "next")
 
 # -- mail to a game ----------------------------------------------------------------------
 
-def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str]) -> Report:
+def run_game_mail(speaker: Speaker, game_id: int, seat: int, lines: list[str],
+                  seats: list | None = None) -> Report:
     """Run the lines of a seat's mail against its game, then answer everyone concerned;
-    returns what became of the seat's lines (the pipeline caps error-only answers)."""
-    table = Table.load(game_id)
+    returns what became of the seat's lines (the pipeline caps error-only answers).
+    `seats`: the game's, read already under the store's write lock (Table.load)."""
+    table = Table.load(game_id, seats=seats)
     table.seats[seat].player = speaker.player
     lines = lines_to_run(_plain_invitation_answer(table, seat, lines))
     reports = {seat: run_lines(speaker, table, seat, lines)}

@@ -29,7 +29,7 @@ from functools import lru_cache
 import html2text
 import mailparser_reply
 
-from pbem.intake.prescan import header_end
+from pbem.intake.prescan import HEADER_BYTES, HEADER_END, header_end
 
 #: Languages whose reply headers ("On … wrote:", "Von: … Gesendet: …") and signatures
 #: mail-parser-reply should look for. Not more: each language adds signature openers that
@@ -168,13 +168,33 @@ def _header_parsed(name: str, value: str):
     return email.policy.default.header_fetch_parse(name, value)
 
 
-def _parsed(raw: bytes) -> EmailMessage:
+def _parsed(mail: InboundMail) -> EmailMessage:
     """The whole mail, MIME parts and all: only for a confirmed player's mail that passed
     the prescan (the parser's cost grows fast with nesting)."""
     try:
-        return email.message_from_bytes(raw, policy=READING)
+        return _one_part(mail) or email.message_from_bytes(mail.raw, policy=READING)
     except Exception:  # the feed parser is meant never to raise; if it does, an empty mail
         return EmailMessage()
+
+
+def _one_part(mail: InboundMail) -> EmailMessage | None:
+    """What the feed parser makes of a mail of one text part whose header section
+    `parse_mail` has parsed already without a fault: its headers (the parser reads them
+    the same way under either policy) and the rest of the bytes after the blank line,
+    the payload as the parser joins it from its lines. None for any other mail, which
+    the parser reads whole: a move's reply was parsed twice, a tenth of reading it."""
+    headers, raw = mail.message, mail.raw
+    found = HEADER_END.search(raw, 0, HEADER_BYTES + 4)
+    if (found is None or headers.defects or headers.get_unixfrom() is not None
+            or headers.get_payload() or b"\r" in raw[:found.start()].replace(b"\r\n", b"")):
+        return None
+    kinds = _raw_values(headers, "Content-Type")
+    if len(kinds) > 1 or (kinds and not kinds[0].lower().startswith("text/")):
+        return None
+    message = EmailMessage(policy=READING)
+    message._headers = list(headers._headers)
+    message.set_payload(raw[found.end():].decode("ascii", "surrogateescape"))
+    return message
 
 
 def _parsed_headers(raw: bytes) -> Message:
@@ -199,9 +219,23 @@ def _raw_values(message: Message, name: str) -> list[str]:
     """Every `name` header as written, unfolded: no parsing at all. The stdlib's header
     registry parses a structured header (addresses, Content-Type's parameters) at about
     5 µs a byte, and has raised on crafted values: only what needs decoding goes there."""
-    wanted = name.lower()
-    return [_clean(UNFOLD.sub("", value)) for key, value in message.raw_items()
-            if key.lower() == wanted]
+    return list(_fields(message).get(name.lower(), ()))
+
+
+def _fields(message: Message) -> dict[str, list[str]]:
+    """Every header's values as `_raw_values` gives them, by lower-case name: made once
+    a message (a mail is asked for some twenty names, and each ask went through all its
+    headers). Kept on the message beside the list of headers it was made from, and made
+    again should that list change (pbem never changes a received mail's headers)."""
+    headers = message._headers
+    kept = message.__dict__.get("_pbem_fields")
+    if kept is not None and kept[0] is headers and kept[1] == len(headers):
+        return kept[2]
+    fields: dict[str, list[str]] = {}
+    for key, value in message.raw_items():
+        fields.setdefault(key.lower(), []).append(_clean(UNFOLD.sub("", value)))
+    message.__dict__["_pbem_fields"] = (headers, len(headers), fields)
+    return fields
 
 
 def _decoded_words(value: str) -> str:
@@ -235,10 +269,18 @@ def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
             break
         values.append(value)
     try:
-        pairs = getaddresses([_quote_last_first(value) for value in values])
+        pairs = _read_addresses(tuple(values))
     except Exception:  # RecursionError and whatever else a crafted header provokes
         return []
     return [(_decoded_words(display), address) for display, address in pairs if address]
+
+
+@lru_cache(maxsize=256)
+def _read_addresses(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The stdlib's reading of the values, kept: a pure function of them, and a player's
+    From and our reply address come back with every move (the stdlib's parser took a
+    twentieth of reading a move's mail). What raises is not kept, and raises again."""
+    return tuple(getaddresses([_quote_last_first(value) for value in values]))
 
 
 def _quote_last_first(value: str) -> str:
@@ -450,7 +492,7 @@ def body_text(mail: InboundMail) -> str:
     """The first inline text/plain part, else the first HTML part as text; '' if neither.
     Parses the whole mail: only for mail that passed the prescan."""
     try:
-        part = _parsed(mail.raw).get_body(preferencelist=("plain", "html"))
+        part = _parsed(mail).get_body(preferencelist=("plain", "html"))
         if part is None:
             return ""
         text = _decoded(part)
@@ -463,7 +505,7 @@ def text_attachments(mail: InboundMail) -> list[str]:
     """The text of each attached text file (an annotated record sent as `game.txt`), in
     order; '' parts and other attachments are left out."""
     try:
-        parts = list(_parsed(mail.raw).iter_attachments())
+        parts = list(_parsed(mail).iter_attachments())
     except Exception:  # broken MIME structure: no attachments
         return []
     found = []

@@ -51,11 +51,13 @@ from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
 from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
 from pbem.mail.tokens import Route, is_account_token, read_route
+from pbem.play import seats_of
 from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices
 from pbem.policy.limits import CAP_REACHED
-from pbem.store import Inbound, Outbox, Player, Request, Seat, database, transaction
+from pbem.store import Inbound, Outbox, Player, Request, Seat, counters, database, transaction
 from pbem.store.database import is_postgres
+from pbem.store.models import Ban
 from pbem.store.prepared import Creates, Prepared
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,10 @@ _SET_OUTCOME = Prepared(lambda outcome, until, proven, id: Inbound.update(
     outcome=outcome, kept_until=until, proven=proven).where(Inbound.id == id))
 _OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
                                        .where(Inbound.id == id)))
+# A ban of the sender (1) and a bounce of theirs kept (2): access.address_barred and
+# what bouncing.wrote_again would delete, asked in one statement.
+_BANNED_OR_KEPT = Prepared(lambda address, domain: (
+    Ban.banning(address, domain) + bouncing.kept(address)).tuples())
 _SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                  .where((Seat.game == game) & (Seat.number == number)).limit(1))
 
@@ -93,6 +99,9 @@ class Intake:
     route: Route | None = None
     proof: Proof = Proof(authority.FROM_ALONE)  # what the mail proves (prove)
     seat: Seat | None = None  # the seat its reply token names, with its player
+    # ... and all its game's seats, when they were read under the store's write lock
+    # (SQLite), for run_commands' table: not read again (pbem.play.Table.load)
+    seats: list[Seat] | None = None
     request: Request | None = None  # the request its reply token names
     player: Player | None = None
     text: str = ""  # what the player wrote (extract), without quotes and signature
@@ -100,6 +109,7 @@ class Intake:
     confirmed: tuple[str, ...] = ()  # lines held for a confirmation that this mail gave
     dmarc: tuple | None = None  # our MTA's refusal, once read (() for none): _dmarc
     cleared: set[str] = field(default_factory=set)  # addresses found not banned (ignore_robots)
+    bounce_kept: bool | None = None  # a bounce row of the sender's (ignore_robots); None: not asked
     outcome: str = ""
 
     def stop(self, outcome: str) -> bool:
@@ -149,7 +159,7 @@ def _record_unreadable(config: Config, raw: bytes, error: Exception) -> str:
 def _run_steps(intake: Intake) -> None:
     try:
         record(intake)
-        with transaction():
+        with transaction(), counters.gathered():  # its events in one INSERT, at the end
             for step in STEPS:
                 if step(intake):
                     break
@@ -217,8 +227,14 @@ def ignore_robots(intake: Intake) -> bool:
     mail = intake.mail
     # The header's sender and the envelope's are mostly one address: asked once.
     senders = {address.lower() for address in (mail.sender, mail.envelope_sender) if address}
-    if any(access.address_barred(address) for address in senders):
-        return intake.stop(BANNED)
+    for address in senders:
+        if address == mail.sender:  # and whether a bounce of it is kept (run_commands)
+            found = {row[0] for row in _BANNED_OR_KEPT.rows(*Ban.keys(address))}
+            banned, intake.bounce_kept = 1 in found, 2 in found
+        else:
+            banned = access.address_barred(address)
+        if banned:
+            return intake.stop(BANNED)
     intake.cleared = senders  # not banned: refuse_barred need not ask again
     reason = robot_reason(intake.mail, LOOP_HEADER)
     return intake.stop(f"ignored: robot ({reason})") if reason else False
@@ -318,7 +334,11 @@ def prove(intake: Intake) -> bool:
     if not sender or _dmarc(intake) is not None:  # our MTA says it is forged: nothing
         return False
     if found is not None and found.game is not None:
-        intake.seat = _SEAT.first(found.game, found.seat)
+        if is_postgres():
+            intake.seat = _SEAT.first(found.game, found.seat)
+        else:  # the game's seats, kept for its table: SQLite's lock is ours since BEGIN
+            intake.seats = seats_of(found.game)
+            intake.seat = next((s for s in intake.seats if s.number == found.seat), None)
         if intake.seat is not None and _is_players(intake.seat.player, sender):
             intake.proof = Proof(authority.SEAT_REPLY, found.game, found.seat)
         return False
@@ -532,13 +552,17 @@ def run_commands(intake: Intake) -> bool:
     it, such a mail changes nothing and is not answered (its commands ran in a
     savepoint, which is rolled back)."""
     mail, found, config = intake.mail, intake.route, intake.config
-    if intake.proof.proves_player:  # a forger must not undo what a bounce taught us
+    # a forger must not undo what a bounce taught us; without a bounce kept (asked with
+    # the bans, ignore_robots), there is nothing to undo
+    if intake.proof.proves_player and intake.bounce_kept is not False:
         bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail, proof=intake.proof)
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
+        counted = counters.mark()  # what it counts goes with it, if it is rolled back
         if found is not None and found.game is not None:
             speaker.replied_ply = ply_replied_to(config, mail.replied_to, found.game)
-            report = run_game_mail(speaker, found.game, found.seat, intake.lines)
+            report = run_game_mail(speaker, found.game, found.seat, intake.lines,
+                                   seats=intake.seats)
         elif _invitation(found) is not None:  # a tournament's: pbem.competition
             report = answer_invitation(speaker, _invitation(found), intake.lines)
         else:
@@ -549,6 +573,7 @@ def run_commands(intake: Intake) -> bool:
         silenced = _error_limit(intake) if only_errors else None
         if silenced:
             savepoint.rollback()
+            counters.forget_since(counted)
     if silenced:  # told after the rollback, which would take the notice back too
         outcome, limit, paragraphs = silenced
         notices.tell_of_limit(config, mail.sender, limit, paragraphs,

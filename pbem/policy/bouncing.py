@@ -36,8 +36,20 @@ log = logging.getLogger(__name__)
 FORGOTTEN_AFTER = dt.timedelta(days=30)  # a month without a hard bounce starts afresh
 
 _FORGET = Prepared(lambda address: Bounce.delete().where(Bounce.address == address))
-_BOUNCING = Prepared(lambda address: Bounce.select(SQL("1")).where(
-    (Bounce.address == address) & Bounce.bouncing.is_null(False)).limit(1))
+_BOUNCING = Prepared(lambda address: marked(address).limit(1))
+
+
+def kept(address):
+    """The query of `address`'s row, counted or marked (what `wrote_again` deletes; not
+    run: a part of pbem.intake.pipeline's ban check); `address` lower-case."""
+    return Bounce.select(SQL("2")).where(Bounce.address == address)
+
+
+def marked(address):
+    """The query of `address`'s row if it is marked bouncing (not run: a part of
+    others, as pbem.policy.letters.reachable's); `address` lower-case."""
+    return Bounce.select(SQL("1")).where((Bounce.address == address)
+                                         & Bounce.bouncing.is_null(False))
 
 
 def may_mail(address: str) -> bool:

@@ -18,6 +18,7 @@ from pbem.players import is_forgotten
 from pbem.policy import bouncing
 from pbem.store import Player
 from pbem.store.models import Ban
+from pbem.store.prepared import Prepared
 
 
 def reachable(address: str) -> bool:
@@ -25,8 +26,14 @@ def reachable(address: str) -> bool:
     row of someone `pbem admin forget` erased: a tournament's news or a game's mail to
     them would only bounce), not banned (`pbem admin ban`: a ban ends the address's
     mail both ways; its seat links answer 403, pbem.access), not marked bouncing."""
-    return (not is_bot(address) and not is_forgotten(address) and not Ban.covers(address)
-            and bouncing.may_mail(address))
+    if is_bot(address) or is_forgotten(address):
+        return False
+    return _BANNED_OR_BOUNCING.scalar(*Ban.keys(address)) is None
+
+
+# Ban.covers and bouncing.may_mail in one statement: a row of either says no.
+_BANNED_OR_BOUNCING = Prepared(lambda address, domain: (
+    Ban.banning(address, domain) + bouncing.marked(address)).limit(1))
 
 
 def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs: list[str],

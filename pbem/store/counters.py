@@ -18,19 +18,66 @@ each skips the rows the other locked; SQLite has one writer at a time.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 from pbem.store.database import is_postgres, transaction
 from pbem.store.models import CounterEvent, CounterTotal, database
-from pbem.store.prepared import Creates
+from pbem.store.prepared import Creates, Prepared
 
 BATCH = 10_000  # events rolled up per transaction
 
 
 def count(name: str, label: str = "", amount: int = 1) -> None:
-    """One event (or `amount` of them), in the caller's transaction."""
-    _EVENT(name=name, label=label[:255], amount=amount)
+    """One event (or `amount` of them), in the caller's transaction (`gathered`: written
+    with the others at its end)."""
+    pending = getattr(_GATHERED, "events", None)
+    if pending is not None:
+        pending.append((name, label[:255], amount))
+    else:
+        _EVENT(name=name, label=label[:255], amount=amount)
 
 
 _EVENT = Creates(CounterEvent)  # written once: a move and a mail in each count one
+_GATHERED = threading.local()  # this thread's events not written yet (gathered)
+# the events of a transaction in one INSERT, written once for each number of them
+_EVENTS = Prepared(lambda *marks: CounterEvent.insert_many(
+    [marks[at:at + 3] for at in range(0, len(marks), 3)],
+    fields=[CounterEvent.name, CounterEvent.label, CounterEvent.amount]))
+
+
+@contextmanager
+def gathered():
+    """Within it, this thread's events are written together, in the order counted, as
+    it ends without an exception: inside the transaction it is opened in, as the last
+    statement before its commit (a move and its mail's outcome, two events, in one
+    INSERT; pbem.intake.pipeline). An exception drops them, with the transaction it
+    rolls back; a savepoint rolled back in it drops its own (`mark`, `forget_since`).
+    Nested, the outermost writes them."""
+    if getattr(_GATHERED, "events", None) is not None:
+        yield
+        return
+    _GATHERED.events = events = []
+    try:
+        yield
+    finally:
+        _GATHERED.events = None
+    if len(events) == 1:
+        _EVENT(name=events[0][0], label=events[0][1], amount=events[0][2])
+    elif events:
+        _EVENTS.execute(*(value for event in events for value in event))
+
+
+def mark() -> int:
+    """Where the events gathered so far end (0 when none are gathered)."""
+    return len(getattr(_GATHERED, "events", None) or ())
+
+
+def forget_since(at: int) -> None:
+    """Drop the events gathered after `mark` gave `at` (a savepoint rolled back)."""
+    pending = getattr(_GATHERED, "events", None)
+    if pending is not None:
+        del pending[at:]
 
 
 def totals(name: str) -> dict[str, int]:
@@ -68,4 +115,4 @@ def roll_up() -> int:
             return moved
 
 
-__all__ = ["count", "totals", "roll_up"]
+__all__ = ["count", "gathered", "mark", "forget_since", "totals", "roll_up"]

@@ -328,9 +328,18 @@ class Ban(BaseModel):
     @classmethod
     def covers(cls, sender: str) -> bool:
         """Whether mail from `sender` is banned, by its address or its whole domain."""
+        return _BANNED.scalar(*cls.keys(sender)) is not None
+
+    @staticmethod
+    def keys(sender: str) -> tuple[str, str]:
+        """The rows that would ban `sender`: its address and its domain, as stored."""
         sender = sender.lower()
-        domain = "@" + sender.rpartition("@")[2]
-        return _BANNED.scalar(sender, domain) is not None
+        return sender, "@" + sender.rpartition("@")[2]
+
+    @classmethod
+    def banning(cls, address, domain):
+        """The query of a ban's row among `keys` (not run: a part of others)."""
+        return cls.select(SQL("1")).where(cls.address.in_([address, domain]))
 
 
 class PagePost(BaseModel):
@@ -394,8 +403,7 @@ class Worker(BaseModel):
     listening = IntegerField(default=0)  # ... of which took connections at the last tick
 
 
-_BANNED = Prepared(lambda address, domain: Ban.select(SQL("1"))
-                   .where(Ban.address.in_([address, domain])).limit(1))
+_BANNED = Prepared(lambda address, domain: Ban.banning(address, domain).limit(1))
 
 
 class Annotation(BaseModel):

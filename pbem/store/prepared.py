@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from peewee import (SQL, FieldAccessor, ForeignKeyAccessor, Model,
+from peewee import (SQL, FieldAccessor, ForeignKeyAccessor, Model, ModelCursorWrapper,
                     ModelDictCursorWrapper, ModelObjectCursorWrapper)
 
 from pbem.store.handle import database
@@ -77,6 +77,8 @@ class Prepared:
         cursor.close()
         if kind is _PLAIN_MODEL:
             return [_plain_model(reader, row) for row in fetched]
+        if kind is not None:  # models joined: _Joined
+            return [kind.row(row) for row in fetched]
         return [reader.process_row(row) for row in fetched]
 
     def first(self, *args):
@@ -136,7 +138,9 @@ def _reader_setup(reader) -> tuple:
              and model.__init__ is Model.__init__
              and all(type(_accessor(model, column)) in (FieldAccessor, ForeignKeyAccessor)
                      for column in reader.unique_columns))
-    return (_PLAIN_MODEL if plain else None), kept
+    if plain:
+        return _PLAIN_MODEL, kept
+    return (_Joined.of(kept) if type(reader) is ModelCursorWrapper else None), kept
 
 
 def _accessor(model, name: str):
@@ -154,6 +158,73 @@ def _plain_model(reader, row):
     instance._dirty = set()
     instance.__rel__ = {}
     return instance
+
+
+class _Joined:
+    """`reader.process_row(row)` for models joined (a seat with its player, the clocks
+    with the game's time control): the instances built bare and their values set
+    straight into `__data__`, as the field accessors set them (peewee builds each
+    through `Model.__init__` and sets every column through `setattr`, a third of a
+    move's row reading); then joined as peewee joins them, dirty sets cleared."""
+
+    def __init__(self, reader, models: tuple, spec: tuple):
+        self.reader, self.models, self.spec = reader, models, spec
+
+    @classmethod
+    def of(cls, reader) -> "_Joined | None":
+        """How to read the reader's rows so; None where a column or a model is not plain
+        (an alias, a value that is no field, a model with its own __init__)."""
+        models = tuple((key, constructor) for key, constructor, is_model
+                       in reader._constructor_list)
+        if not all(is_model and constructor.__init__ is Model.__init__
+                   for _, constructor, is_model in reader._constructor_list):
+            return None
+        spec = []
+        for idx, key, column, converter in reader._row_spec:
+            key = key if key in reader.key_to_constructor else reader.model
+            accessor = _accessor(reader.key_to_constructor[key][0], column)
+            if type(accessor) not in (FieldAccessor, ForeignKeyAccessor) \
+                    or accessor.name != column:
+                return None
+            spec.append((idx, key, column, converter))
+        return cls(reader, models, tuple(spec))
+
+    def row(self, row):
+        objects = {}
+        for key, constructor in self.models:
+            instance = objects[key] = object.__new__(constructor)
+            instance.__data__, instance._dirty, instance.__rel__ = {}, set(), {}
+        set_keys = set()
+        for idx, key, column, converter in self.spec:
+            value = row[idx]
+            if value is not None:
+                set_keys.add(key)
+            objects[key].__data__[column] = value if converter is None else converter(value)
+        reader = self.reader
+        for src, attr, dest, is_dict, is_outer, is_fk in reader.src_to_dest:
+            # peewee's ModelCursorWrapper.process_row, as it joins the instances
+            instance, joined = objects.get(src), objects.get(dest)
+            if joined is None and dest not in objects:
+                continue
+            assign = False
+            if dest not in set_keys and dest in reader._dest_reachable:
+                assign = bool(reader._dest_reachable[dest] & set_keys)
+            if dest not in set_keys and not assign:
+                if is_outer:
+                    joined = None
+                else:
+                    continue
+            if src not in set_keys and dest not in set_keys and is_outer:
+                continue
+            if is_dict:
+                instance[attr] = joined
+            elif is_fk and joined is None:
+                instance.__rel__[attr] = None
+            else:
+                setattr(instance, attr, joined)
+        for instance in objects.values():
+            instance._dirty.clear()
+        return objects[reader.model]
 
 
 class Creates:

@@ -131,7 +131,11 @@ _CONTROL = Prepared(lambda game: TimeControl.select().where(TimeControl.game == 
 
 def of(game_id: int) -> Control:
     """A game's control; games made before clocks existed have no limit."""
-    row = _CONTROL.first(game_id)
+    return of_row(_CONTROL.first(game_id))
+
+
+def of_row(row: TimeControl | None) -> Control:
+    """The control a game's TimeControl row holds (None: no limit)."""
     if row is None:
         return Control()
     return Control(row.per_move, row.bank, row.increment, row.timeout)

@@ -19,11 +19,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from peewee import SQL
+from peewee import JOIN, SQL
 
 from pbem import clock
 from pbem.engines.base import CHANCE
-from pbem.store.models import Clock, Game, Seat, Vacation
+from pbem.store.models import Clock, Game, Seat, TimeControl, Vacation
 from pbem.store.prepared import Prepared, save_changed
 from pbem.timekeeping import controls
 from pbem.timekeeping.controls import LONGEST, WINDOW, Control
@@ -93,15 +93,20 @@ def settle(table, now: dt.datetime | None = None) -> None:
     now = now or clock.now()
     game = table.game
     waiting = (table.to_act - {CHANCE}) if game.status == "running" else frozenset()
-    rows = {row.seat: row for row in _CLOCKS.rows(game.id)}
+    found = _CLOCKS.rows(game.id)
+    rows = {row.seat: row for row in found}
+    # The control comes with the clocks; a game with no clock row yet reads it alone,
+    # when it needs it.
+    control = controls.of_row(found[0].control) if found else None
     window = bool(waiting) and table.engine.shown_to_act(table.state, None) is None
     again = renewed(table) & waiting
     table.clocked = len(table.happenings)  # a later save in this write starts from here
     was = {seat: row.window for seat, row in rows.items() if row.waiting}
+    table.clocks = (control, rows)
     if not again and was == dict.fromkeys(waiting, window):
-        table.clocks = (None, rows)
         return  # the same seats wait as before (most decisions within a turn)
-    control = controls.of(game.id)
+    if control is None:
+        control = controls.of(game.id)
     table.clocks = (control, rows)
     for seat in table.seats:
         number = seat.number
@@ -199,7 +204,11 @@ def move_on(by: dt.timedelta) -> set[int]:
 
 # -- vacations -----------------------------------------------------------------------
 
-_CLOCKS = Prepared(lambda game: Clock.select().where(Clock.game == game))
+# A game's clocks, each with the game's time control (`control`, None for a game made
+# before clocks existed): one statement, not two, in every move's settle.
+_CLOCKS = Prepared(lambda game: Clock.select(Clock, TimeControl).join(
+    TimeControl, JOIN.LEFT_OUTER, on=(TimeControl.game == Clock.game), attr="control")
+    .where(Clock.game == game))
 _ON_VACATION = Prepared(lambda player, now: Vacation.select(SQL("1")).where(
     (Vacation.player == player) & Vacation.ended.is_null() & (Vacation.start <= now)
     & (Vacation.until > now)).limit(1))
