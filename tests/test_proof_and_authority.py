@@ -395,3 +395,19 @@ def test_an_address_by_id_from_before_the_keys_reaches_only_its_own_request(alic
     Request.update(key=None).where(Request.id == request.id).execute()  # as before 0043
     alice.send(alice.compose("yes", to=old, subject="Re"))
     assert Player.get(Player.email == alice.address).name == "Old Way"
+
+
+def test_a_confirmation_answered_after_seven_days_is_told_so_and_does_nothing(alice):
+    import datetime as dt
+    alice.write_unproven("name Too Late")
+    (asked,) = alice.unread()
+    request = Request.get(Request.kind == "command")
+    Request.update(created=request.created - dt.timedelta(days=8)).execute()
+    late = alice.reply("yes", to=asked)
+    assert outcome_of(late) == "ignored: a confirmation answered after 7 days"
+    (told,) = alice.unread()
+    assert told["Subject"] == "[pbem] your confirmation came too late"
+    assert Player.get(Player.email == alice.address).name == "Alice"
+    again = alice.reply("yes", to=asked)
+    assert outcome_of(again) == "ignored: confirmation not for this sender, or already used"
+    assert alice.unread() == []  # told once

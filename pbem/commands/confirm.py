@@ -19,7 +19,7 @@ import datetime as dt
 
 from pbem.authority import CONFIRMATION, Proof
 from pbem.commands.speaker import Speaker
-from pbem.policy import invitations
+from pbem.policy import invitations, letters
 from pbem.policy.report import Report
 from pbem.store import Request
 from pbem.store.models import utcnow
@@ -53,6 +53,17 @@ def waiting(request: Request) -> bool:
     """Whether a request for confirmation may still be answered."""
     return (request.kind == KIND and request.open
             and request.created >= utcnow() - dt.timedelta(days=CONFIRM_DAYS))
+
+
+def tell_expired(config, request: Request, in_reply_to: str) -> None:
+    """The player answered a request too late: nothing was done, and what to do now (the
+    answer goes to the registered address, as the request did)."""
+    request.open = False
+    request.save()
+    letters.answer(config, request.player, "[pbem] your confirmation came too late", [
+        f"You confirmed commands more than {CONFIRM_DAYS} days after pbem asked; nothing was "
+        f"done. Send them again in a reply to any mail from pbem: its reply address proves "
+        f"the mail yours, and they run at once."], in_reply_to=in_reply_to)
 
 
 def confirm(request: Request) -> Proof:

@@ -420,7 +420,8 @@ def _answer_request(intake: Intake, request: Request | None) -> bool:
         heard_from(intake.player, intake.mail.sender_name)
         return False
     if request.kind == confirm_commands.KIND:
-        if not confirm_commands.waiting(request):
+        if not confirm_commands.waiting(request):  # its token proves the player: told
+            confirm_commands.tell_expired(intake.config, request, intake.mail.message_id)
             return intake.stop(f"ignored: a confirmation answered after "
                                f"{confirm_commands.CONFIRM_DAYS} days")
         intake.player = request.player
