@@ -32,7 +32,7 @@ from pbem.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.store import Move, Outbox
 from pbem.store.models import database

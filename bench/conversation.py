@@ -26,7 +26,7 @@ from pbem.policy.conversation import waits_in_log
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.intake.pipeline import receive
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.store import Move, Outbox
 from pbem.store.models import database

@@ -28,7 +28,7 @@ from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.engines.game import selfplay
 from pbem.intake.listener import start_listener
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox, Player, Seat, open_database, transaction
 from pbem.store.database import SQLITE_PRAGMAS
 from pbem.store.models import database, utcnow

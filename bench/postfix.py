@@ -44,7 +44,7 @@ from mailservers import (PBEM_DOMAIN, PLAYERS_DOMAIN, PbemService, Postfix,  # n
 from bench import emptied_postgres  # noqa: E402
 from pbem.engines import ENGINES  # noqa: E402
 from pbem.engines.game import selfplay  # noqa: E402
-from pbem.mail.tokens import reply_address, seat_token  # noqa: E402
+from pbem.vocabulary.tokens import reply_address, seat_token  # noqa: E402
 
 SECRET = "bench-secret-key"
 TIMEOUT = 30  # seconds for one move's mail to come back before the run is abandoned

@@ -54,7 +54,7 @@ class FixedWorld:
 
 def _mail(config, game_id: int, seat: int, sender: str, number: int, body: str,
           message_id: str | None = None) -> bytes:
-    from pbem.mail.tokens import reply_address, seat_token
+    from pbem.vocabulary.tokens import reply_address, seat_token
     address = reply_address(seat_token(config.secret_key, game_id, seat), config.domain)
     message_id = message_id or f"<same.{game_id}.{number}@example.org>"
     return (f"From: {sender}\r\nTo: {address}\r\nSubject: Re: [pbem] game #{game_id}\r\n"

@@ -8,7 +8,7 @@ forms and switches, the list of the player's games) and a mail.
   can be played or said from them, their mail from any address is dropped too, and
   what they arranged in advance (`if` lines, held commands, queued cards: pbem.commands)
   is not played for them while the ban lasts.
-- A **seat's link** (`/play/<token>`, pbem.mail.tokens.play_token) reaches its own seat
+- A **seat's link** (`/play/<token>`, pbem.vocabulary.tokens.play_token) reaches its own seat
   only, and only while that seat is live (`seat_access`): the token is genuine, its
   game is inviting or running, its player is neither barred nor forgotten
   (`pbem admin forget`) and has not chosen `web off`. A link of an ended game shows the
@@ -41,8 +41,8 @@ from peewee import fn
 
 from pbem.config import Config
 from pbem.engines import ENGINES
-from pbem.mail.tokens import is_play_token, play_route, play_token
-from pbem.mail.words import status
+from pbem.vocabulary.tokens import is_play_token, play_route, play_token
+from pbem.vocabulary.words import status
 from pbem.play import Table
 from pbem.players import is_forgotten
 from pbem.policy import notices

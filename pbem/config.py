@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import ipaddress
 import re
 import secrets
 import socket
@@ -24,6 +25,17 @@ def host_port(text: str, default_port: int) -> tuple[str, int]:
     """'127.0.0.1:2525' -> ('127.0.0.1', 2525); a bare host takes the default port."""
     host, _, port = text.rpartition(":") if ":" in text else (text, "", "")
     return host or "127.0.0.1", int(port) if port else default_port
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a configured host is this machine's loopback (a relay may then go without
+    TLS; the local mailbox serves only there)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

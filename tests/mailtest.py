@@ -160,7 +160,7 @@ class Player:
                 return reply_to
         if not self.secret:
             return None
-        from pbem.mail.tokens import account_token, reply_address
+        from pbem.vocabulary.tokens import account_token, reply_address
         from pbem.players import owner_of
         player = owner_of(self.address)
         if player is None or not player.confirmed:

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 from webgames import DOMAIN, play, resign, start
 
 BARRED = "This address is barred from this server by its administrator"

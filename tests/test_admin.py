@@ -180,7 +180,7 @@ def test_a_merge_into_a_new_address_moves_the_player(onyx, mail_server, players)
 def test_a_merge_keeps_the_links_cut_with_link_new_dead(onyx, mail_server, players):
     """alice cut her seat links (`link new`), then the operator merged her into her work
     address, whose player never did: the link she cut must stay dead (#41 item 7)."""
-    from pbem.mail.tokens import play_token
+    from pbem.vocabulary.tokens import play_token
     game_id, alice, bob = onyx
     alice_work, = players("alice.work")
     alice_work.write("games")

@@ -17,7 +17,7 @@ from bouncemail import (DSN, EXIM, QMAIL, EnvelopeSink, last_return_path, outcom
                         run_pbem)
 from databases import first_start
 from mailtest import body
-from pbem.mail.tokens import read_return_path, return_path
+from pbem.vocabulary.tokens import read_return_path, return_path
 from pbem.store import Inbound, Outbox, Request
 from pbem.store.models import Bounce, utcnow
 

@@ -62,7 +62,7 @@ def test_a_comment_by_mail_keeps_no_control_character_and_the_feeds_parse(onyx, 
 def test_a_comment_from_the_seat_page_keeps_no_control_character(onyx, client, mail_server):
     import re
 
-    from pbem.mail.tokens import play_token
+    from pbem.vocabulary.tokens import play_token
     game_id, alice, bob = onyx
     url = f"/play/{play_token(mail_server.secret_key, game_id, 0)}"
     shown = client.get(url, query_string={"move": "say hello"}).get_data(as_text=True)

@@ -17,7 +17,7 @@ from pbem.policy.digest import send_digests
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.policy.delivery import deliver_due
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.store import Game, Move, Player, Seat
 

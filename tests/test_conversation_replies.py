@@ -145,7 +145,7 @@ def test_mails_name_the_players_beside_their_seats(mail_server, players):
 def test_the_end_of_a_game_names_the_players_in_the_engines_words():
     from types import SimpleNamespace
     from pbem.engines import ENGINES
-    from pbem.mail.words import with_names
+    from pbem.vocabulary.words import with_names
     table = SimpleNamespace(names=["ann", "ben", "cat"], engine=ENGINES["baronoxx"],
                             state=None)
     assert (with_names(table, "the lowest score: #1 32, #2 28, #3 40")

@@ -8,7 +8,7 @@ import pytest
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import counters, transaction
 from pbem.store.models import CounterEvent, database
 

@@ -18,7 +18,7 @@ from mailtest import body
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Move

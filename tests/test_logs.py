@@ -15,7 +15,7 @@ from pbem.engines import ENGINES
 from pbem.logs import MailContext, install_logging
 from pbem.policy.delivery import deliver_due
 from pbem.intake.pipeline import receive
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 
 
 @pytest.fixture

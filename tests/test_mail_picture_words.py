@@ -54,7 +54,7 @@ def test_onix_explains_its_gems_beside_the_picture(mail_server, players):
 def test_gem_forge_shows_the_dealt_tiles_it_asks_about_and_explains_them(mail_server,
                                                                         players):
     from pbem.mail import pictures
-    from pbem.mail.words import named_view
+    from pbem.vocabulary.words import named_view
     from pbem.play import Table
     game_id, (ann, ben) = started(mail_server, players, "gemforge", ["ann", "ben"],
                                   "legend/gemforge")

@@ -19,7 +19,7 @@ from mailtest import body, html
 from pbem.engines import ENGINES
 from pbem.mail import letters, pictures
 from pbem.mail.outbox import wire_bytes
-from pbem.mail.words import named_view
+from pbem.vocabulary.words import named_view
 from pbem.play import Table
 from pbem.policy.delivery import deliver_due
 from webgames import play, play_random, start
@@ -124,7 +124,7 @@ def test_pictures_off_by_mail_gives_the_mail_of_before_and_on_brings_them_back(o
 def test_pictures_are_switched_on_the_account_page_with_its_own_form(config):
     """The switch is the account's (#41 item 2): the seat's page mails a link to the
     account's page, which has it."""
-    from pbem.mail.tokens import play_token
+    from pbem.vocabulary.tokens import play_token
     from pbem.store import Outbox, Player
     from pbem.web import create_app
     client = create_app(config).test_client()

@@ -27,7 +27,7 @@ from pbem.engines import ENGINES
 from pbem.mail import letters
 from pbem.intake.listener import start_listener
 from pbem.policy.delivery import deliver_due
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox, Seat
 from pbem.store.models import utcnow
 

@@ -6,7 +6,7 @@ is the one reached so far, so that a change that adds a statement to every move 
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Move
 from pbem.store.database import is_postgres
 from pbem.store.models import database

@@ -83,7 +83,7 @@ def test_a_record_labels_every_seat_by_its_players_name(mail_server, players):
     from pbem.admin import start_game
     from pbem.engines import ENGINES
     from pbem.engines.game import Game
-    from pbem.mail.tokens import reply_address, seat_token
+    from pbem.vocabulary.tokens import reply_address, seat_token
     from pbem.policy.delivery import deliver_due
     ann, cat, dan = players("ann", "cat", "dan")
     game_id = start_game(mail_server, ENGINES["onix"], {}, [p.address for p in (ann, cat, dan)],

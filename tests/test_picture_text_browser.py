@@ -16,7 +16,7 @@ import pytest
 from databases import only_on
 from pbem.engines.base import CHANCE
 from pbem.mail import pictures
-from pbem.mail.words import named_view
+from pbem.vocabulary.words import named_view
 from pbem.play import Table
 from pbem.store import transaction
 from test_web_browser import browser  # noqa: F401  (the fixture)

@@ -307,7 +307,7 @@ def test_forged_mail_does_not_lock_the_player_out(server_with, players):
 def test_mail_that_failed_dmarc_does_not_spend_the_players_budget(config):
     from pbem.admin import start_game
     from pbem.engines import ENGINES
-    from pbem.mail.tokens import reply_address, seat_token
+    from pbem.vocabulary.tokens import reply_address, seat_token
     config = replace(config, authserv_id=MTA, rate_limit=20)
     game_id = start_game(config, ENGINES["onyx"], {}, ["alice@example.org", "bob@example.org"])
     to = reply_address(seat_token(config.secret_key, game_id, 0), config.domain)
@@ -386,7 +386,7 @@ def test_a_requests_reply_address_carries_a_random_key_not_its_id(alice):
 def test_an_address_by_id_from_before_the_keys_reaches_only_its_own_request(alice, players):
     """A request mailed before keys (`c-<id>-<mac>`) is still answered; once the id
     belongs to a request with a key, that address reaches nothing."""
-    from pbem.mail.tokens import confirm_token, reply_address
+    from pbem.vocabulary.tokens import confirm_token, reply_address
     alice.write_unproven("name Old Way")
     request = Request.get(Request.kind == "command")
     old = reply_address(confirm_token("test-secret-key", request.id), "pbem.test")

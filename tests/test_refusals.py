@@ -15,7 +15,7 @@ from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.intake.refusals import RECENT, recent
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.status import check, describe
 from pbem.store import Outbox
 from pbem.web import create_app

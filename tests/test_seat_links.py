@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 
 from mailtest import body
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 
 NOT_A_LINK = "This link to a seat is not valid: a link stops working when its player asks"
 LIMIT_SUBJECT = "[pbem] your mail was not answered: a limit"

@@ -20,7 +20,7 @@ from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake import pipeline
 from pbem.policy.delivery import deliver_due
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox
 
 PLAYERS = ["alice@example.org", "bob@example.org"]

@@ -12,7 +12,7 @@ from databases import only_on
 from pbem.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Move
 from pbem.store.models import database
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 from pbem.store import Move
 from pbem.store.models import Condition
 from webgames import play, start

@@ -9,7 +9,7 @@ position drawn), "Keep this line" posts it as mail's `if` text, the tree shows i
 import pytest
 
 from databases import only_on
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 from pbem.store.models import Condition
 from test_web_browser import ARGS, browser, seat_pages, served  # noqa: F401  (fixtures)
 from webgames import play, start

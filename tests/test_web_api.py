@@ -189,7 +189,7 @@ def test_feed_links_are_at_the_base_url_whatever_host_the_request_names(config):
 def test_a_pass_in_an_open_window_mails_no_spectator(config, client):
     """G39 for spectators: an answer nobody may learn of is no turn of the game for them,
     whichever door it came in by (here the seat's page, which mails as mail does)."""
-    from pbem.mail.tokens import play_token
+    from pbem.vocabulary.tokens import play_token
     from pbem.store import Outbox, Player
     from pbem.store.models import Follow
     game_id = start(config, "gemforge", ["alice", "bob", "carol"], seed="g39")

@@ -127,7 +127,7 @@ def test_an_invitation_can_be_accepted_on_the_seats_page(mail_server, players):
     link); once the player has a seat's link, the page answers it as a reply would."""
     import re
     from pbem.policy.delivery import deliver_due
-    from pbem.mail.tokens import play_token
+    from pbem.vocabulary.tokens import play_token
     from pbem.store import Game
     from pbem.web import create_app
     alice, bob = players("alice", "bob")

@@ -13,7 +13,7 @@ Nothing here asserts on time: Playwright's `expect` waits for a page to settle.
 import pytest
 
 from databases import only_on
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 from test_web_browser import ARGS, browser, served  # noqa: F401  (fixtures)
 from webgames import play, play_random, start
 

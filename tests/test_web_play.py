@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from pbem.mail.tokens import play_token, seat_token
+from pbem.vocabulary.tokens import play_token, seat_token
 from webgames import DOMAIN, play, resign, start
 
 

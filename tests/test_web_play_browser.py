@@ -12,7 +12,7 @@ import re
 import pytest
 
 from databases import only_on
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 from test_web_browser import ARGS, browser, seat_pages, served  # noqa: F401  (fixtures)
 from webgames import play, start
 

@@ -14,7 +14,7 @@ import pytest
 
 from mailtest import body, latest_game_mail
 from pbem.engines.base import CHANCE
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 
 
 

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from pbem.engines.base import CHANCE
-from pbem.mail.tokens import play_token
+from pbem.vocabulary.tokens import play_token
 from test_web_secrecy import CARD_GAMES, labels, leaked
 from webgames import start
 

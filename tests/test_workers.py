@@ -35,7 +35,7 @@ from databases import only_on
 from mailtest import body, free_port, poll
 from pbem.admin import start_game
 from pbem.engines import ENGINES
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox
 from pbem.store.models import Clock, database, utcnow
 

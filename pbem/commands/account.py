@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.commands.speaker import ADDRESS, Refused, Speaker
 from pbem.config import Config
-from pbem.mail.words import status
+from pbem.vocabulary.words import status
 from pbem.play import Table
 from pbem.players import clean_name, owner_of
 from pbem.policy import digest, invitations, letters, remind

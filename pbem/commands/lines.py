@@ -25,7 +25,7 @@ from pbem.commands.speaker import WEB, Refused, Speaker
 from pbem.config import Config
 from pbem.engines import UnknownGame
 from pbem.engines.base import CHANCE, InvalidMove, MoveError, OptionError
-from pbem.mail.words import status
+from pbem.vocabulary.words import status
 from pbem.play import Table
 from pbem.policy import conversation, letters
 from pbem.policy.report import Report

@@ -23,7 +23,7 @@ from email.message import Message
 from flufl.bounce import all_failures
 
 from notation.text import clean_text
-from pbem.mail.statuses import status_in
+from pbem.vocabulary.statuses import status_in
 
 log = logging.getLogger(__name__)
 

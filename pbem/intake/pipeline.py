@@ -49,8 +49,8 @@ from pbem.intake.outcomes import count_outcome
 from pbem.intake.prescan import structure_refusal
 from pbem.intake.retention import kept_until
 from pbem.logs import about_game, about_mail
-from pbem.mail.message_ids import LOOP_HEADER, ply_replied_to
-from pbem.mail.tokens import Route, is_account_token, read_route
+from pbem.vocabulary.message_ids import LOOP_HEADER, ply_replied_to
+from pbem.vocabulary.tokens import Route, is_account_token, read_route
 from pbem.play import seats_of
 from pbem.players import heard_from, owner_of, player_for
 from pbem.policy import bouncing, invitations, letters, notices

@@ -1,7 +1,7 @@
 """Delivery reports that come back to a mail's own return path (VERP).
 
 Each mail we send leaves with an envelope sender of its own, `pbem-bounce+b-<key>-<mac>@`
-(pbem.mail.tokens.return_path; the key is the mail's random one). A relay that accepted
+(pbem.vocabulary.tokens.return_path; the key is the mail's random one). A relay that accepted
 it and failed to deliver it later sends its report there (RFC 3464, or one of the many
 older formats), so the report names, by its address alone, the very mail that bounced.
 
@@ -25,7 +25,7 @@ import logging
 
 from pbem.intake.failures import Failure, permanent_failures
 from pbem.intake.prescan import structure_refusal
-from pbem.mail.tokens import ReturnPath, is_return_path, read_return_path
+from pbem.vocabulary.tokens import ReturnPath, is_return_path, read_return_path
 from pbem.policy.bouncing import counts
 from pbem.policy.bounces import bounced
 from pbem.store import Outbox

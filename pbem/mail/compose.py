@@ -27,7 +27,7 @@ from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from pbem import templating
 from pbem.config import Config
-from pbem.mail.message_ids import LOOP_HEADER, message_id, thread_id
+from pbem.vocabulary.message_ids import LOOP_HEADER, message_id, thread_id
 from pbem.mail.outbox import Prewritten
 
 SUFFIX = {"plain": "txt", "html": "html"}

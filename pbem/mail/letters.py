@@ -16,8 +16,8 @@ from notation.record import format_record
 from pbem.config import Config
 from pbem.mail import compose, pictures
 from pbem.mail.outbox import queue
-from pbem.mail.tokens import account_token, play_token, reply_address, seat_token
-from pbem.mail.words import named_view, players_line, public_status, status, subject
+from pbem.vocabulary.tokens import account_token, play_token, reply_address, seat_token
+from pbem.vocabulary.words import named_view, players_line, public_status, status, subject
 from pbem.play import Table, display_name
 
 log = logging.getLogger(__name__)

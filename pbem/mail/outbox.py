@@ -17,7 +17,7 @@ same Message-ID. A permanent refusal (5xx) is not retried: the message is marked
 it, with the refusal's status code, to what the policy gave it (`gave_up`,
 pbem.policy.delivery), which decides whether it counts against the address and who
 hears of it. So is a message still not delivered after GIVE_UP_AFTER (without a status).
-Each message leaves with its own return path (pbem.mail.tokens.return_path), made of
+Each message leaves with its own return path (pbem.vocabulary.tokens.return_path), made of
 its random key. When the relay cannot be reached or refuses
 the login, a run stops at the first message: every other one waits for the next run.
 A message `held` (by `pbem restore`: it may have gone out before the database went back
@@ -41,7 +41,7 @@ from typing import Callable
 from pbem.config import Config
 from pbem.logs import about_mail
 from pbem.mail.relay import Refused, Relay, RelayUnavailable
-from pbem.mail.tokens import return_path
+from pbem.vocabulary.tokens import return_path
 from pbem.store import Game, Outbox, transaction
 from pbem.store.claims import claimer, gone
 from pbem.store.counters import count
@@ -157,7 +157,7 @@ def retry_pause(attempts: int) -> dt.timedelta:
 
 
 # Who else hears of a mail given up (config, the row, now, why, the status code of the
-# relay's refusal, pbem.mail.statuses, or "" for mail that waited too long): how many
+# relay's refusal, pbem.vocabulary.statuses, or "" for mail that waited too long): how many
 # were told.
 GaveUp = Callable[[Config, Outbox, dt.datetime, str, str], int]
 

@@ -18,21 +18,20 @@ So does a 5.7.x policy refusal of a recipient ("relay access denied", "authentic
 required"), although it is the relay's opinion of us rather than of the address: retried
 for five days it would only hide a misconfigured relay, while mail given up raises the
 operator's alert and goes again with `pbem outbox retry --all-failed` once the relay is
-mended. Whose fault a refusal is, its status code says (`status`, pbem.mail.statuses);
+mended. Whose fault a refusal is, its status code says (`status`, pbem.vocabulary.statuses);
 the policy counts only a failure of the mailbox against the player.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import smtplib
 import ssl
 from typing import Callable
 
 from notation.text import clean_text
-from pbem.config import Config, host_port
-from pbem.mail.statuses import reply_status
+from pbem.config import Config, host_port, is_loopback
+from pbem.vocabulary.statuses import reply_status
 
 TIMEOUT = 30  # seconds for any one SMTP exchange
 MODES = ("starttls", "tls", "no")
@@ -72,15 +71,6 @@ def security(config: Config) -> str:
     if port == 465:
         return "tls"
     return "no" if is_loopback(host) else "starttls"
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def tls_context(config: Config) -> ssl.SSLContext:

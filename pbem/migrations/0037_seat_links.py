@@ -1,7 +1,7 @@
 """A player's seat links can be cut, and page posts count against the rate limit (#29
 items 1 and 7).
 
-player.links: the generation of the player's seat links (pbem.mail.tokens.play_token):
+player.links: the generation of the player's seat links (pbem.vocabulary.tokens.play_token):
 `link new` adds one, and every link made under the generation before stops working at
 once. 0, every player's now, makes exactly the links mailed before this migration, so
 they go on working until their player asks for new ones.

@@ -4,7 +4,7 @@ Every hard bounce is counted here, whichever way it is learnt: the relay refused
 mail for good (5xx at our relay: pbem.mail.outbox gives it up) or a delivery report came
 back later to the mail's own return path (pbem.intake.reports; a mail a relay accepted
 first). A hard bounce is a permanent failure of the mailbox (`counts`: no such user,
-disabled, full; pbem.mail.statuses): a refusal of the message for its content, or of us
+disabled, full; pbem.vocabulary.statuses): a refusal of the message for its content, or of us
 by a relay's policy (5.7.x), says nothing of the address, and whoever can get a mail
 refused (a `say` quoting a spam test string) must not be able to stop a player's mail
 with it; those are the operator's to read, and count nothing. Each mail counts once
@@ -26,7 +26,7 @@ import logging
 from peewee import SQL
 
 from pbem.config import Config
-from pbem.mail.statuses import mailbox_gone
+from pbem.vocabulary.statuses import mailbox_gone
 from pbem.store.counters import count as count_event
 from pbem.store.models import Bounce, utcnow
 from pbem.store.prepared import Prepared

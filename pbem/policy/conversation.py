@@ -42,7 +42,8 @@ from typing import Callable
 from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.export.public import as_public, shown_moves
-from pbem.mail import letters, words
+from pbem.mail import letters
+from pbem.vocabulary import words
 from pbem.play import CONDITIONAL, Table, actor_name
 from pbem.policy.letters import reachable
 from pbem.policy.report import Report

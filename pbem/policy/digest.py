@@ -24,9 +24,10 @@ from urllib.parse import quote
 
 from pbem import clock
 from pbem.config import Config
-from pbem.mail import compose, letters, words
+from pbem.mail import compose, letters
+from pbem.vocabulary import words
 from pbem.mail.outbox import queue
-from pbem.mail.tokens import reply_address, seat_token
+from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.play import Table
 from pbem.policy import conversation
 from pbem.policy.letters import reachable

@@ -15,8 +15,8 @@ options.
 from __future__ import annotations
 
 from pbem.config import Config
-from pbem.mail.tokens import reply_address, request_token, seat_token
-from pbem.mail.words import subject
+from pbem.vocabulary.tokens import reply_address, request_token, seat_token
+from pbem.vocabulary.words import subject
 from pbem.play import Table
 from pbem.players import is_forgotten
 from pbem.policy import limits

@@ -29,7 +29,7 @@ from peewee import IntegrityError
 
 from pbem import clock
 from pbem.config import Config
-from pbem.mail.tokens import read_route
+from pbem.vocabulary.tokens import read_route
 from pbem.players import owner_of
 from pbem.policy import letters
 from pbem.store import Player, Seat, database

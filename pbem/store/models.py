@@ -40,7 +40,7 @@ def utcnow() -> dt.datetime:
 
 
 def new_return_key() -> str:
-    """A mail's return-path key (pbem.mail.tokens.return_path): 120 random bits in 24
+    """A mail's return-path key (pbem.vocabulary.tokens.return_path): 120 random bits in 24
     lower-case base32 characters. Unlike the row's id it tells a player who sees it
     nothing of the mail others got, and no later mail is given it again: not the next
     one after a dropped mail, not one queued after a restore."""
@@ -211,7 +211,7 @@ class Outbox(BaseModel):
     failed = DateTimeField(null=True)  # given up: refused for good (5xx); indexed where set
     last_error = TextField(default="")
     # Its return path's key (new_return_key); None only for mail queued before 0039,
-    # whose return path carried the id (pbem.mail.tokens).
+    # whose return path carried the id (pbem.vocabulary.tokens).
     return_key = CharField(null=True, unique=True, default=new_return_key)
     bounced = DateTimeField(null=True)  # its bounce counted (once a mail: pbem.policy.bounces)
     held = DateTimeField(null=True)  # by `pbem restore`: perhaps sent already (0042)
@@ -222,7 +222,7 @@ class Outbox(BaseModel):
 
 
 def new_request_key() -> str:
-    """A request's key, which its reply address carries (pbem.mail.tokens.request_token):
+    """A request's key, which its reply address carries (pbem.vocabulary.tokens.request_token):
     100 random bits, so that it says nothing of other mail (how many requests were made
     in between) and is never another request's, whatever the store reuses."""
     return base64.b32encode(secrets.token_bytes(15)).decode().lower()[:20]
@@ -239,7 +239,7 @@ class Request(BaseModel):
     lines = JSONField(default=list)  # held: a player's commands waiting for a window
     open = BooleanField(default=True, index=True)
     created = DateTimeField(default=utcnow)
-    # What its reply address carries (pbem.mail.tokens.request_token): random, unique.
+    # What its reply address carries (pbem.vocabulary.tokens.request_token): random, unique.
     key = CharField(null=True, unique=True, default=new_request_key)
 
 

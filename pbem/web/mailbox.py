@@ -24,8 +24,7 @@ import smtplib
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
                    url_for)
 
-from pbem.config import Config, host_port
-from pbem.mail.relay import is_loopback
+from pbem.config import Config, host_port, is_loopback
 from pbem.web.operator_proof import confirmed_loopback
 from pbem.web import mailbox_letters as letters
 from pbem.web.archive import refused

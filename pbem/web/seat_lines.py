@@ -26,7 +26,7 @@ from notation.text import clean_text
 from pbem.authority import SEAT_LINK, Proof
 from pbem.commands.lines import after_moves, run_lines
 from pbem.commands.speaker import WEB, Speaker
-from pbem.mail import words
+from pbem.vocabulary import words
 from pbem.play import Table, display_name
 from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction

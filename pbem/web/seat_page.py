@@ -1,7 +1,7 @@
 """Each seat's private page (`/play/<token>`): that seat's view, the news since its last
 mail, the clock, and a move form; and the player's games (`/play/<token>/games`).
 
-The token is the seat's page token (pbem.mail.tokens.play_token), mailed only to the
+The token is the seat's page token (pbem.vocabulary.tokens.play_token), mailed only to the
 seat's player in each game mail; it is a secret like the reply address, so these pages
 send `Referrer-Policy: no-referrer`, are never cached, may not be framed, load nothing
 from elsewhere, and are linked from no public page. What a link may do is pbem.access's
@@ -38,7 +38,7 @@ from markupsafe import Markup
 
 from notation.text import clean_text
 from pbem import access
-from pbem.mail import words
+from pbem.vocabulary import words
 from pbem.play import Table, display_name
 from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction
