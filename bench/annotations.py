@@ -23,7 +23,7 @@ import tempfile
 import time
 
 from notation.record import format_record
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.annotations import NotPublished, checked_record
 from pbem.config import Config
 from pbem.engines import ENGINES

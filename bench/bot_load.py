@@ -30,7 +30,7 @@ import time
 
 from bench.mail import MailServer, long_game
 from pbem import bot_turns
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.bot_search import Searcher
 from pbem.engines import ENGINES
 from pbem.intake import listener

@@ -28,7 +28,7 @@ import time
 from collections import Counter
 
 from bench import in_process_store
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive

@@ -20,7 +20,7 @@ import tempfile
 from collections import Counter
 
 from bench import in_process_store
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.config import Config
 from pbem.policy.conversation import waits_in_log
 from pbem.engines import ENGINES

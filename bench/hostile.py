@@ -25,7 +25,7 @@ import statistics
 import tempfile
 import time
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive

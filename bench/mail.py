@@ -23,7 +23,7 @@ import tracemalloc
 from email.message import EmailMessage
 
 from bench import emptied_postgres
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.engines.game import selfplay

@@ -35,7 +35,7 @@ import time
 
 from bench.mail import (BIG, PLAYERS, bring_to_plies, history, long_game, move_mail,
                         percentile)
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive

@@ -139,7 +139,7 @@ def instructions(pictures_on: bool, late: bool = False) -> None:
     import subprocess
 
     from bench.mail import BIG, PLAYERS, move_mail
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.config import Config
     from pbem.intake.pipeline import receive
     from pbem.store import open_database

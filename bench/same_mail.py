@@ -65,7 +65,7 @@ def _mail(config, game_id: int, seat: int, sender: str, number: int, body: str,
 def play(world: FixedWorld, config) -> None:
     from bench.conversation import play_game
     from bench.mail import BIG, PLAYERS, long_game
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.engines.game import selfplay
     from pbem.intake.pipeline import receive

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pbem.competition import rated
+from pbem.bookkeeping import rated
 from pbem.engines import get_engine
 from pbem.engines.base import CHANCE, Engine, MoveError
 from pbem.engines.game import DEALER, Ply, deal_while_due, seed_commitment
@@ -24,7 +24,7 @@ from pbem.store.counters import count
 from pbem.store.database import is_postgres
 from pbem.store.models import utcnow
 from pbem.store.prepared import Creates, Prepared, save_changed
-from pbem.timekeeping import ledger
+from pbem.bookkeeping import ledger
 
 
 #: The source of a move a player sent in advance (`if E5 F6`: pbem.commands.conditions),
@@ -354,7 +354,7 @@ def create_game(engine: Engine, options: dict[str, str], players: list[Player],
 
     With `accepted`, every seat has accepted (the administrator's `pbem new`); otherwise
     only the creator's, and the others are invited. `is_rated`: False for a friendly game
-    (`rated=no`, pbem.competition.rated.split_rated).
+    (`rated=no`, pbem.bookkeeping.rated.split_rated).
     """
     seed = seed or secrets.token_hex(16)
     game = Game.create(engine=engine.id, options=engine.resolve_options(options), seed=seed,

@@ -18,7 +18,7 @@ from pbem.config import Config
 from pbem.intake.listener import start_listener
 from pbem.logs import install_logging
 from pbem.scheduler import Scheduler
-from pbem.status import without_password
+from pbem.operator.status import without_password
 from pbem.store import open_database
 
 log = logging.getLogger(__name__)

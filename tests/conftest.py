@@ -97,7 +97,7 @@ def players(mail_server, sink):
 @pytest.fixture
 def onyx(mail_server, players):
     """A running Onyx game between alice (Black) and bob (White), both mailed."""
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     alice, bob = players("alice", "bob")
@@ -135,7 +135,7 @@ def frozen_time(monkeypatch):
 @pytest.fixture
 def onyx_3d(mail_server, players, frozen_time):
     """Onyx, 3 days per move, started Mon 30 Nov 2026 10:00 UTC; alice is to move."""
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     alice, bob = players("alice", "bob")

@@ -91,7 +91,7 @@ def test_web_off_or_a_forgotten_player_leaves_no_list_of_games(config, client):
 # -- a ban -----------------------------------------------------------------------------
 
 def test_a_banned_player_plays_says_and_sees_nothing_on_the_web(config, client):
-    from pbem.admin import ban, unban
+    from pbem.operator.admin import ban, unban
     game_id = start(config, "onyx", ["eve", "bob"])
     play(game_id, (0, "F6"), (1, "G5"))
     url = link(config, game_id, 0)
@@ -118,7 +118,7 @@ def test_a_banned_player_plays_says_and_sees_nothing_on_the_web(config, client):
 def test_a_ban_of_a_second_address_bars_its_player_everywhere(config, client):
     """The second address acts as the player, so banning it bars the player: pages and
     mail from their first address too."""
-    from pbem.admin import ban
+    from pbem.operator.admin import ban
     from pbem.store import Address, Player
     game_id = start(config, "onyx", ["eve", "bob"])
     eve = Player.get(Player.email == f"eve@{DOMAIN}")
@@ -135,7 +135,7 @@ def test_a_ban_of_a_second_address_bars_its_player_everywhere(config, client):
 def test_a_banned_players_mail_from_their_other_address_is_dropped(onyx, sink):
     """Real SMTP: alice's second address is banned; her reply from her first address
     with her seat's token is dropped unanswered, and nothing is played."""
-    from pbem.admin import ban
+    from pbem.operator.admin import ban
     from pbem.store import Address, Inbound, Move, Player
     game_id, alice, bob = onyx
     Address.create(player=Player.get(Player.email == alice.address),
@@ -155,7 +155,7 @@ def test_a_banned_players_conditional_moves_wait(onyx):
     """`if` lines set before the ban act for the player no more (nor held commands, nor
     queued cards: pbem.access.barred is asked before each): the game waits for them as
     for any move."""
-    from pbem.admin import ban
+    from pbem.operator.admin import ban
     from pbem.store import Move
     game_id, alice, bob = onyx
     alice.reply("F6\nif G5 H4")
@@ -168,7 +168,7 @@ def test_a_banned_players_conditional_moves_wait(onyx):
 def test_a_banned_player_is_mailed_nothing_more(onyx, sink):
     """A ban ends the mail to the address too (pbem.policy.letters.reachable, the door
     of every mail): bob's move is played, alice hears nothing of it."""
-    from pbem.admin import ban
+    from pbem.operator.admin import ban
     from pbem.store import Move
     game_id, alice, bob = onyx
     alice.reply("F6")

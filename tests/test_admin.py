@@ -14,11 +14,11 @@ import sys
 import pytest
 
 from mailtest import body
-from pbem.admin import (AdminError, adjudicate_game, ban, cancel_game, merge_players,
+from pbem.operator.admin import (AdminError, adjudicate_game, ban, cancel_game, merge_players,
                         seat_shares, start_game, unban)
 from pbem.engines import ENGINES
 from pbem.export.record import record_text
-from pbem.forget import FORMER_PLAYER, forget_player
+from pbem.operator.forget import FORMER_PLAYER, forget_player
 from pbem.policy.delivery import deliver_due
 from pbem.play import Table
 from pbem.store import Game, Inbound, Move, Outbox, Player, Seat
@@ -245,7 +245,7 @@ def test_mail_that_comes_in_while_forget_searches_is_erased_too(
         onyx, mail_server, tmp_path, store, monkeypatch):
     """The stored mail is searched before the write locks the store; what comes in between
     is found by the second, short search inside the write."""
-    from pbem.forget import Found
+    from pbem.operator.forget import Found
     game_id, alice, bob = onyx
     cancel_game(mail_server, game_id, "she asked to be forgotten")
     searched = Found.search
@@ -293,7 +293,7 @@ def test_forgetting_a_player_adds_no_mail_to_unconfirmed_addresses_in_status(
         onyx, mail_server):
     """The copies of mail sent about her games lose their recipient; they were mail to
     confirmed players, and stay out of the hourly count of mail to new addresses."""
-    from pbem.status import check, describe
+    from pbem.operator.status import check, describe
     game_id, alice, bob = onyx
     start_game(mail_server, ENGINES["onyx"], {}, [bob.address, "dave@example.org"])
     deliver_due(mail_server)  # dave is mailed once: his game's start

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 import pytest
 
 from mailtest import body
-from pbem.admin import add_annotator, start_game
+from pbem.operator.admin import add_annotator, start_game
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due
 from pbem.store.models import Annotation

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.vocabulary.tokens import reply_address, seat_token

@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from databases import POSTGRES
-from pbem.admin import start_game
-from pbem.backup import BackupError, backup
+from pbem.operator.admin import start_game
+from pbem.operator.backup import BackupError, backup
 from pbem.engines import ENGINES
 from pbem.play import Table
 from pbem.store import Game, Move, open_database, transaction

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 from pbem import bot_turns
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.commands.server_moves import move_bots
 from pbem.engines import ENGINES
 from pbem.store.models import Move, Seat

@@ -5,7 +5,7 @@ limit, and the mail's later lines are not run. Real SMTP on loopback, a real sto
 
 from mailtest import body
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.store import Game
 

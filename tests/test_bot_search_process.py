@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from pbem import bot_turns
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.bot_search import NICEST, Searcher
 from pbem.commands.server_moves import move_bots
 from pbem.engines import ENGINES

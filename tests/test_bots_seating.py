@@ -8,7 +8,7 @@ write path, not the strength (bench/bots.py measures that).
 
 from mailtest import body
 from pbem import bot_turns
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.commands.server_moves import move_bots
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due

@@ -94,7 +94,7 @@ def test_version_names_the_commit_of_the_checkout_it_runs_from(tmp_path):
 def test_status_healthz_and_metrics_say_the_same(store, config, tmp_path, capsys):
     from test_metrics import scrape
 
-    from pbem.status import print_status
+    from pbem.operator.status import print_status
     from pbem.web import create_app
     lines = []
     print_status(config, out=lines.append, workdir=tmp_path)

@@ -9,16 +9,16 @@ import datetime as dt
 import pytest
 
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.cli import main
 from pbem.engines import ENGINES
 from pbem.engines.base import OptionError
 from pbem.policy.delivery import deliver_due
 from pbem.store.models import Clock, Game, TimeControl
-from pbem.timekeeping import controls
+from pbem.bookkeeping import controls
 from pbem.commands.server_moves import run_due
 from pbem.timekeeping.display import clock_summary
-from pbem.timekeeping.ledger import waiting_on
+from pbem.bookkeeping.ledger import waiting_on
 from webgames import play, start
 
 ONYX = ENGINES["onyx"]

@@ -25,7 +25,7 @@ def words(html: str) -> str:
 
 
 def _games(config, results):
-    from pbem.admin import adjudicate_game, start_game
+    from pbem.operator.admin import adjudicate_game, start_game
     from pbem.engines import ENGINES
     for black, white, result in results:
         game_id = start_game(config, ENGINES["onyx"], {}, [f"{black}@example.org",

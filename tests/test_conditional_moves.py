@@ -10,7 +10,7 @@ import random
 import re
 
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Move

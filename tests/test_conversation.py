@@ -11,7 +11,7 @@ import pytest
 
 from conversation import check_told_once, news_lines
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.policy.conversation import waits_in_log
 from pbem.policy.digest import send_digests
 from pbem.engines import ENGINES

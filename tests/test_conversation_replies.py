@@ -128,7 +128,7 @@ def test_the_readme_lists_the_commands_as_the_table_does():
 
 
 def test_mails_name_the_players_beside_their_seats(mail_server, players):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     ann, ben, cat = players("ann", "ben", "cat")

@@ -5,7 +5,7 @@ within it, as a silenced mail's commands are (pbem.intake.pipeline.run_commands)
 
 import pytest
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.vocabulary.tokens import reply_address, seat_token

@@ -7,7 +7,7 @@ new web replaces the old one, which counted rows.
 An old worker's writes are its INSERTs: every column it knows, none it does not.
 """
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.retention import prune
 from pbem.play import Table

@@ -12,7 +12,7 @@ import pytest
 from databases import only_on
 from mailtest import body, html, record_in
 from notation.record import parse_record
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.mail.outbox import deliver_due

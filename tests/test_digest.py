@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from databases import at_once
 from mailtest import body, html
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.policy.digest import send_digests
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due

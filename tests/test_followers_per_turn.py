@@ -15,7 +15,7 @@ import pytest
 
 from conversation import news_lines
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.vocabulary.tokens import reply_address, seat_token

@@ -6,7 +6,7 @@ without them. Real SMTP on loopback, a real store."""
 from mailtest import body
 
 from pbem.competition import rounds
-from pbem.forget import FORMER_PLAYER, forget_player
+from pbem.operator.forget import FORMER_PLAYER, forget_player
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Outbox, Player
 from pbem.store.models import Entrant, Pairing, Seek, Tournament

@@ -12,7 +12,7 @@ import pytest
 
 from conversation import news_lines
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.play import Table
 from pbem.policy.delivery import deliver_due

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from mailtest import free_port, poll
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.config import Config
 from pbem.engines import ENGINES
 from pbem.store import open_database

@@ -220,7 +220,7 @@ def test_a_confirmation_request_quotes_nothing_the_sender_wrote(mail_server, pla
 
 def test_mail_to_unconfirmed_addresses_stops_at_the_hourly_cap_and_status_shows_it(
         server_with, sink, caplog):
-    from pbem.status import check, describe
+    from pbem.operator.status import check, describe
     config, person = server_with(unconfirmed_per_hour=2)
     sent = [person(f"forged{n}").write("games") for n in range(4)]
     assert len(sink.messages) == 2

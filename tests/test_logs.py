@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.logs import MailContext, install_logging
 from pbem.policy.delivery import deliver_due

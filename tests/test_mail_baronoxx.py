@@ -3,7 +3,7 @@
 import re
 
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due
 from pbem.play import Table

@@ -13,7 +13,7 @@ import pytest
 
 from mailtest import body, latest_game_mail, record_in
 from notation.record import parse_record
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.engines.game import Game as RecordGame

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due
 from pbem.play import Table

@@ -12,7 +12,7 @@ listener takes the players' mail, the sink on loopback keeps what it sends.
 import re
 
 from mailtest import body, html
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due
 from test_mail_pictures import img_tags

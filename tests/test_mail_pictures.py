@@ -190,7 +190,7 @@ def test_a_spectator_and_the_end_mail_get_the_picture_too(onyx, players):
 
 
 def test_the_digest_shows_each_waiting_game_as_a_picture(mail_server, players, frozen_time):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.policy.digest import send_digests
     alice, bob = players("alice", "bob")
     ids = [start_game(mail_server, ENGINES["onyx"], {}, [bob.address, alice.address])

@@ -22,7 +22,7 @@ import pytest
 from databases import only_on
 from mailtest import body, free_port
 from pbem import cli
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.mail import letters
 from pbem.intake.listener import start_listener

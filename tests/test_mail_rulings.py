@@ -4,7 +4,7 @@ every seat over the hand limit in one round trip (G25a)."""
 
 from mailtest import body
 from onix_position import ENGINE as ONIX, position
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.policy.delivery import deliver_due
 from pbem.play import Table
 from pbem.store import Game

@@ -14,7 +14,7 @@ import re
 import threading
 
 from mailtest import body, latest_game_mail
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.policy.delivery import deliver_due

@@ -16,7 +16,7 @@ import pytest
 
 from databases import only_on
 from mailtest import body, html
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.play import Table

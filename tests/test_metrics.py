@@ -10,7 +10,7 @@ import sys
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from pbem.admin import ban, start_game
+from pbem.operator.admin import ban, start_game
 from pbem.engines import ENGINES
 from pbem.play import Table
 from pbem.store import Move, Outbox, transaction
@@ -131,7 +131,7 @@ def test_mail_given_up_stays_counted_after_cleanup_deletes_it_and_a_retry(config
     from pbem.intake.retention import prune
     from pbem.mail.outbox import give_up
     from argparse import Namespace
-    from pbem.outbox_command import retry
+    from pbem.cli.outbox import retry
     start_game(config, ENGINES["onyx"], {}, ["alice@example.org", "bob@example.org"])
     first, second = Outbox.select().order_by(Outbox.id)
     give_up(config, first, utcnow(), "550 5.1.1 no such user", status="5.1.1")
@@ -184,7 +184,7 @@ def test_each_worker_shows_its_last_tick_and_listeners_until_it_stops(config):
     import asyncio
     from dataclasses import replace
     from mailtest import free_port
-    from pbem.status import check, describe
+    from pbem.operator.status import check, describe
     from pbem.store.models import Worker
     from pbem.worker import MailWorker
     worker = MailWorker(replace(config, smtp_listen=f"127.0.0.1:{free_port()}",

@@ -134,7 +134,7 @@ def test_the_counters_go_on_from_where_the_counted_rows_left_them(store, config,
     """0038 (#30 item 6): after the upgrade each counter starts at what the old one,
     counting rows, said last, so nothing jumps: mail in by its outcome (not the ones
     still running), refusals by reason, players' moves by game, mail given up."""
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.cli import main
     from pbem.engines import ENGINES
     from pbem.play import Table

@@ -27,7 +27,7 @@ def settings(config, monkeypatch):
 
 def status_lines() -> list[str]:
     """`pbem status`'s lines of the test's store (main would open it read-only)."""
-    from pbem.status import check, describe
+    from pbem.operator.status import check, describe
     return describe(check())
 
 

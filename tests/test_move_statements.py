@@ -3,7 +3,7 @@ one move, counted, not timed. A dozen is the budget the issue aims at; the figur
 is the one reached so far, so that a change that adds a statement to every move is seen
 (and says why in bench/README.md, with `python -m bench.moves --statements`)."""
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.vocabulary.tokens import reply_address, seat_token

@@ -80,7 +80,7 @@ def test_a_name_chosen_with_the_name_command_is_kept(players):
 def test_a_record_labels_every_seat_by_its_players_name(mail_server, players):
     from mailtest import record_in
     from notation.record import parse_record
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.engines.game import Game
     from pbem.vocabulary.tokens import reply_address, seat_token

@@ -84,7 +84,7 @@ def test_a_gem_forge_count_of_one_is_one_card():
 def test_commas_between_decisions_in_6_nimmt(mail_server, players):
     """`take 3, play 49` is two decisions, as in Onix; `row 2,4` stays one (a preference)."""
     import random
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.engines.base import CHANCE
     from pbem.play import Table

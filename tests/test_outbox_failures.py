@@ -21,7 +21,7 @@ from databases import only_on
 from mailtest import Sink, body, poll
 from pbem.mail.outbox import ASSUMED_SENT, queue
 from pbem.policy.delivery import deliver_due
-from pbem.status import check, describe
+from pbem.operator.status import check, describe
 from pbem.store import Move, Outbox
 from pbem.store.models import utcnow
 

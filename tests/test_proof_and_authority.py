@@ -234,7 +234,7 @@ def test_dmarc_none_proves_nothing_and_an_aligned_pass_proves_the_player(config)
 
 @pytest.fixture
 def page(mail_server, players):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     from pbem.web import create_app
@@ -288,7 +288,7 @@ def test_the_account_link_goes_to_the_registered_address_only(page, sink):
 # -- 3. forged mail never spends the victim's budget ---------------------------------------
 
 def test_forged_mail_does_not_lock_the_player_out(server_with, players):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     config, person = server_with(rate_limit=20)
@@ -305,7 +305,7 @@ def test_forged_mail_does_not_lock_the_player_out(server_with, players):
 
 
 def test_mail_that_failed_dmarc_does_not_spend_the_players_budget(config):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.vocabulary.tokens import reply_address, seat_token
     config = replace(config, authserv_id=MTA, rate_limit=20)

@@ -14,7 +14,7 @@ import re
 
 from databases import emptied
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.play import Table
 from pbem.policy.delivery import deliver_due

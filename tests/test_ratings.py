@@ -60,7 +60,7 @@ def test_a_rated_game_has_a_share_for_each_seat():
 # -- in the store ---------------------------------------------------------------------
 
 def _end(config, game_id, result):
-    from pbem.admin import adjudicate_game
+    from pbem.operator.admin import adjudicate_game
     adjudicate_game(config, game_id, result, "a literal result")
 
 
@@ -73,8 +73,8 @@ def _ratings():
 
 
 def test_ending_a_game_rates_it_and_rebuild_gives_the_same_numbers(config):
-    from pbem.admin import start_game
-    from pbem.competition import rated
+    from pbem.operator.admin import start_game
+    from pbem.bookkeeping import rated
     from pbem.engines import ENGINES
     from pbem.store import transaction
     ann, ben, cat = "ann@example.org", "ben@example.org", "cat@example.org"
@@ -98,7 +98,7 @@ def test_ending_a_game_rates_it_and_rebuild_gives_the_same_numbers(config):
 
 
 def test_a_friendly_game_says_so_and_a_bad_rated_value_is_explained(config):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.engines.base import OptionError
     from pbem.store import Game
@@ -111,7 +111,7 @@ def test_a_friendly_game_says_so_and_a_bad_rated_value_is_explained(config):
 
 
 def test_a_cancelled_game_is_not_rated(config):
-    from pbem.admin import cancel_game, start_game
+    from pbem.operator.admin import cancel_game, start_game
     from pbem.engines import ENGINES
     game_id = start_game(config, ENGINES["onyx"], {}, ["ann@example.org", "ben@example.org"])
     cancel_game(config, game_id, "a mistake")
@@ -184,7 +184,7 @@ def test_the_seek_join_resign_loop_lifts_nobodys_rating(players, mail_server):
 
 def test_at_most_two_rated_games_a_day_between_two_players(players, frozen_time):
     from mailtest import body
-    from pbem.competition import rated
+    from pbem.bookkeeping import rated
     from pbem.store import Game, transaction
     from pbem.store.models import Rating as Row
     carol, bob = _confirmed(*players("carol", "bob"))
@@ -206,8 +206,8 @@ def test_at_most_two_rated_games_a_day_between_two_players(players, frozen_time)
 
 
 def test_a_move_the_server_made_for_a_player_is_not_their_own():
-    from pbem.competition.rated import NOT_OWN_SOURCES
-    from pbem.timekeeping.ledger import AUTOMATIC
+    from pbem.bookkeeping.rated import NOT_OWN_SOURCES
+    from pbem.bookkeeping.ledger import AUTOMATIC
     assert AUTOMATIC in NOT_OWN_SOURCES
 
 

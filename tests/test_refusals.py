@@ -11,12 +11,12 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.intake.refusals import RECENT, recent
 from pbem.vocabulary.tokens import reply_address, seat_token
-from pbem.status import check, describe
+from pbem.operator.status import check, describe
 from pbem.store import Outbox
 from pbem.web import create_app
 

@@ -6,7 +6,7 @@ player's own game mail: their view, their reply address; a 6 nimmt! hand stays t
 
 import re
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due
 from pbem.store import Move

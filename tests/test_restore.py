@@ -21,7 +21,7 @@ from pbem.cli import main
 from pbem.policy.delivery import deliver_due
 from pbem.store import Move, Outbox, open_database
 from pbem.store.models import Clock, database
-from pbem.timekeeping import ledger
+from pbem.bookkeeping import ledger
 from pgcluster import Cluster
 
 PASSWORD = "r3store:me@"
@@ -150,7 +150,7 @@ def test_held_mail_released_by_the_operator_goes_once(config, settings, tmp_path
     assert main(["backup", str(backups)]) == 0
     assert main(["restore", str(only_file(backups))]) == 0
     assert "held: 1 mail(s)" in capsys.readouterr().out
-    from pbem.status import check, describe
+    from pbem.operator.status import check, describe
     assert ("held:         1 mail(s) held by `pbem restore`: `pbem outbox --held`, then "
             "retry or drop each") in describe(check())
     from test_metrics import scrape
@@ -173,7 +173,7 @@ def test_each_player_is_shown_only_their_own_hand(mail_server, players, settings
     """6 nimmt!: the restore's mail to each seat draws that seat's view of the game as it
     now stands, and no line of another seat's hand."""
     from test_mail_secrecy import diagram, others_secret_lines, text
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.play import Table
     people = players("ann", "ben", "cat")

@@ -78,7 +78,7 @@ def test_the_print_page_credits_ann(client, swapped):
 
 
 def test_the_end_mail_tells_each_player_their_own_result(players, mail_server):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     ann, ben = players("ann", "ben")
@@ -109,7 +109,7 @@ def test_after_a_swap_every_record_names_the_colours_and_the_winner(
     """Alice Martin places C3 as Black, bob swaps and joins rows 1 and 6 with the black
     stones: the end mail's record, the `.txt`, the `.sgf` and `pbem export` all say bob
     played Black from the swap on and won, beside the result by colour (1-0)."""
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.cli import main
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due

@@ -65,7 +65,7 @@ def test_every_process_refuses_a_schema_newer_than_its_code(store, tmp_path):
 
 
 def test_status_and_healthz_say_the_schema_is_newer(store, config, tmp_path):
-    from pbem.status import print_status
+    from pbem.operator.status import print_status
     from pbem.web import create_app
     record_future_migration(store)
     lines = []

@@ -44,7 +44,7 @@ def csrf(client, url: str) -> str:
 @pytest.fixture
 def two_games(mail_server, players):
     """alice plays two Onyx games, one against bob and one against carol; all mailed."""
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     from pbem.web import create_app
@@ -140,7 +140,7 @@ def test_posts_from_the_page_and_mail_share_the_hourly_limit(server_with, frozen
     """PBEM_RATE_LIMIT=3: alice's page posts and mails are counted together; past the
     limit a post is refused with the limit named and changes nothing, a mail is dropped,
     and she is told once a day, whichever door she used."""
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     from pbem.store import Inbound, Move, Player

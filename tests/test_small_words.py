@@ -124,7 +124,7 @@ def test_the_readme_names_the_tournaments_limits(players):
 
 
 def test_a_refused_queued_card_is_quoted_whole(mail_server, players):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     alice, bob = players("alice", "bob")
@@ -138,7 +138,7 @@ def test_a_refused_queued_card_is_quoted_whole(mail_server, players):
 
 def test_a_move_the_server_played_goes_back_with_its_mark(mail_server, players, frozen_time):
     from mailtest import record_in
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     from test_timeouts import tick

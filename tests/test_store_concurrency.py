@@ -16,7 +16,7 @@ from email.message import EmailMessage
 
 from databases import at_once
 from mailtest import body
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake import pipeline
 from pbem.policy.delivery import deliver_due

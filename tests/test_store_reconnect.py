@@ -9,7 +9,7 @@ from email.message import EmailMessage
 import psycopg
 
 from databases import only_on
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.intake.pipeline import receive
 from pbem.vocabulary.tokens import reply_address, seat_token

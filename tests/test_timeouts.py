@@ -11,7 +11,7 @@ import pytest
 import mailtest
 from mailtest import body
 from notation.record import format_record
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.cli import main
 from pbem.engines import ENGINES
 from pbem.policy.delivery import deliver_due

@@ -68,7 +68,7 @@ def test_a_swiss_of_five_on_a_date_with_byes_and_a_no_show(mail_server, players,
 
 
 def test_a_many_player_swiss_seats_tables_by_score(config):
-    from pbem.admin import adjudicate_game
+    from pbem.operator.admin import adjudicate_game
     from pbem.commands.speaker import Speaker
     from pbem.players import player_for
     from pbem.commands.tournaments import answer_invitation, new_tournament

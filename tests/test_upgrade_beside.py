@@ -18,7 +18,7 @@ from pathlib import Path
 from mailtest import free_port, poll
 from test_health import get
 from pbem.access import page_token
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.store import Seat
 
@@ -68,7 +68,7 @@ def test_the_running_web_keeps_its_templates_when_a_new_version_is_installed(con
 def test_status_mid_upgrade_names_the_old_workers_that_do_not_tick(config, tmp_path):
     """Old workers (before 0038, no ticks) take mail on the migrated schema: the new `pbem
     status` must not say that nothing runs, and exits 1 until they are restarted."""
-    from pbem.status import print_status
+    from pbem.operator.status import print_status
     from test_counters_upgrade import an_old_workers_mail
     an_old_workers_mail("<m1@example.org>", "done: 1 line(s)")
     lines: list[str] = []

@@ -9,7 +9,7 @@ from mailtest import body
 from pbem.policy.delivery import deliver_due
 from pbem.store.models import Game, Vacation
 from pbem.commands.server_moves import run_due
-from pbem.timekeeping.ledger import waiting_on
+from pbem.bookkeeping.ledger import waiting_on
 
 
 def tick(config):

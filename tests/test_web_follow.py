@@ -78,7 +78,7 @@ def test_following_is_refused_with_a_reason(onyx, players):
 
 
 def test_a_spectator_of_a_card_game_sees_no_hand(mail_server, players):
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     from pbem.play import Table

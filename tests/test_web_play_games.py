@@ -60,7 +60,7 @@ def same_moves_without_a_door(config, engine_id: str, names, options, seed: str,
                               game_id: int) -> str:
     """The record the same players' moves make when played straight through pbem.play."""
     from notation.record import format_record
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.play import Table
     from pbem.store import Move, transaction
@@ -83,7 +83,7 @@ def same_moves_without_a_door(config, engine_id: str, names, options, seed: str,
 def test_a_whole_game_half_by_page_half_by_mail(mail_server, players, engine_id, names,
                                                 options):
     from notation.record import format_record
-    from pbem.admin import start_game
+    from pbem.operator.admin import start_game
     from pbem.engines import ENGINES
     from pbem.policy.delivery import deliver_due
     from pbem.play import Table

@@ -33,7 +33,7 @@ import pytest
 
 from databases import only_on
 from mailtest import body, free_port, poll
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.vocabulary.tokens import reply_address, seat_token
 from pbem.store import Game, Inbound, Move, Outbox

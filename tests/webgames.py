@@ -1,5 +1,5 @@
 """Games for the archive's tests, made the way the server makes them: started like the
-administrator's `pbem new` (pbem.admin.start_game, fixed seeds) and played through the one
+administrator's `pbem new` (pbem.operator.admin.start_game, fixed seeds) and played through the one
 write path (pbem.play.Table), so every move row carries its snapshot and visibility.
 
 Players live at @players.test, a domain that appears nowhere else, so a test can look
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from pbem.admin import start_game
+from pbem.operator.admin import start_game
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 from pbem.play import Table

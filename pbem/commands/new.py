@@ -14,12 +14,12 @@ from pbem.bot_turns import bot_games
 from pbem.bots import is_bot
 from pbem.commands.speaker import OPTION, Refused, Speaker, named_players
 from pbem.commands.tournaments import new_tournament
-from pbem.competition.rated import split_rated
+from pbem.bookkeeping.rated import split_rated
 from pbem.engines import UnknownGame, get_engine
 from pbem.play import Table, create_game
 from pbem.players import player_for
 from pbem.policy import conversation, invitations
-from pbem.timekeeping import controls
+from pbem.bookkeeping import controls
 
 
 def new_game(speaker: Speaker, rest: str) -> list[str]:

@@ -19,13 +19,13 @@ import re
 from pbem import clock
 from pbem.commands.speaker import OPTION, Refused, Speaker
 from pbem.competition.games import start_now
-from pbem.competition.rated import split_rated
+from pbem.bookkeeping.rated import split_rated
 from pbem.competition.seeks import bound, describe, open_seeks, rating_of
 from pbem.engines import get_engine
 from pbem.play import display_name
 from pbem.policy import invitations
 from pbem.store.models import Seek
-from pbem.timekeeping import controls
+from pbem.bookkeeping import controls
 
 OWN = ("rating", "days")  # the seek's options, not the game's
 DAYS, MAX_DAYS, MAX_OPEN = 7, 30, 5

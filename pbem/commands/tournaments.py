@@ -26,7 +26,7 @@ from pbem.commands.game import invitation_answer
 from pbem.commands.seeks import withdraw as withdraw_seek
 from pbem.commands.speaker import OPTION, Refused, Speaker, named_players
 from pbem.competition import rounds
-from pbem.competition.rated import split_rated
+from pbem.bookkeeping.rated import split_rated
 from pbem.competition.standings import table_text
 from pbem.competition.tournaments import describe, subject
 from pbem.engines import get_engine
@@ -35,7 +35,7 @@ from pbem.policy import invitations, letters
 from pbem.policy.report import Report
 from pbem.store import Request
 from pbem.store.models import Entrant, Tournament
-from pbem.timekeeping import controls
+from pbem.bookkeeping import controls
 
 KINDS = ("round-robin", "swiss")
 OWN = ("rounds", "double", "table", "start")  # the tournament's options, not the games'

@@ -8,13 +8,13 @@ queued by the conversation policy, all in the caller's transaction.
 
 from __future__ import annotations
 
-from pbem.competition.rated import split_rated
+from pbem.bookkeeping.rated import split_rated
 from pbem.engines import get_engine
 from pbem.play import Table, create_game
 from pbem.policy import conversation
 from pbem.policy.conversation import Notice
 from pbem.store import Game, Player
-from pbem.timekeeping import controls
+from pbem.bookkeeping import controls
 
 
 def start_now(config, engine_id: str, options: dict[str, str], players: list[Player],

@@ -28,7 +28,7 @@ from pbem.play import Table, display_name
 from pbem.policy import conversation, letters
 from pbem.store import Game, Move, Player, Seat, transaction
 from pbem.store.models import Entrant, Pairing, Rating, Tournament
-from pbem.timekeeping import ledger
+from pbem.bookkeeping import ledger
 
 TIMED_OUT = "ran out of time"  # the end a timeout's forfeit writes (timekeeping.deadlines)
 

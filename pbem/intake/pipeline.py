@@ -53,7 +53,8 @@ from pbem.vocabulary.message_ids import LOOP_HEADER, ply_replied_to
 from pbem.vocabulary.tokens import Route, is_account_token, read_route
 from pbem.play import seats_of
 from pbem.players import heard_from, owner_of, player_for
-from pbem.policy import bouncing, invitations, letters, notices
+from pbem.policy import invitations, letters, notices
+from pbem.policy.bounces import scores
 from pbem.policy.limits import CAP_REACHED
 from pbem.store import Inbound, Outbox, Player, Request, Seat, counters, database, transaction
 from pbem.store.database import is_postgres
@@ -79,9 +80,9 @@ _SET_OUTCOME = Prepared(lambda outcome, until, proven, id: Inbound.update(
 _OUTCOME = Prepared(lambda id: _locked(Inbound.select(Inbound.outcome)  # not the raw mail
                                        .where(Inbound.id == id)))
 # A ban of the sender (1) and a bounce of theirs kept (2): access.address_barred and
-# what bouncing.wrote_again would delete, asked in one statement.
+# what scores.wrote_again would delete, asked in one statement.
 _BANNED_OR_KEPT = Prepared(lambda address, domain: (
-    Ban.banning(address, domain) + bouncing.kept(address)).tuples())
+    Ban.banning(address, domain) + scores.kept(address)).tuples())
 _SEAT = Prepared(lambda game, number: Seat.select(Seat, Player).join(Player)
                  .where((Seat.game == game) & (Seat.number == number)).limit(1))
 
@@ -556,7 +557,7 @@ def run_commands(intake: Intake) -> bool:
     # a forger must not undo what a bounce taught us; without a bounce kept (asked with
     # the bans, ignore_robots), there is nothing to undo
     if intake.proof.proves_player and intake.bounce_kept is not False:
-        bouncing.wrote_again(mail.sender)  # mail from the address: mail to it works again
+        scores.wrote_again(mail.sender)  # mail from the address: mail to it works again
     speaker = Speaker(config, intake.player, mail.message_id, mail=mail, proof=intake.proof)
     with database.atomic() as savepoint:  # nested in the pipeline's transaction
         counted = counters.mark()  # what it counts goes with it, if it is rolled back

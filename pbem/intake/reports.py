@@ -11,10 +11,10 @@ A report is believed only as far as it is proof (pbem.intake.failures reads it):
 - only when the recipient it says failed is that mail's recipient (a report about
   another address proves nothing about this one);
 - only when it says the mailbox failed for good (5.1.1 no such user, 5.2.1 disabled,
-  …: pbem.policy.bouncing.counts). A refusal of the message itself (5.7.1, its content)
+  …: pbem.policy.bounces.scores.counts). A refusal of the message itself (5.7.1, its content)
   is noted on the mail for the operator (`pbem outbox --sent`, the log) and counts
   nothing; a delay warning changes nothing;
-- once for the mail it is about, however often it comes (pbem.policy.bounces).
+- once for the mail it is about, however often it comes (pbem.policy.bounces.mails).
 
 A report is never answered: its sender is a machine.
 """
@@ -26,8 +26,8 @@ import logging
 from pbem.intake.failures import Failure, permanent_failures
 from pbem.intake.prescan import structure_refusal
 from pbem.vocabulary.tokens import ReturnPath, is_return_path, read_return_path
-from pbem.policy.bouncing import counts
-from pbem.policy.bounces import bounced
+from pbem.policy.bounces.scores import counts
+from pbem.policy.bounces.mails import bounced
 from pbem.store import Outbox
 from pbem.store.models import utcnow
 

@@ -1,6 +1,6 @@
 """Bounces that come back later (issue #30): each address our mail bounces from, with a
 score of days with a hard bounce and, past the threshold, since when no mail goes to it
-(pbem.policy.bounces; `pbem outbox bounces` lists them, `pbem outbox clear` ends one).
+(pbem.policy.bounces.scores; `pbem outbox bounces` lists them, `pbem outbox clear` ends one).
 """
 from peewee import *
 

@@ -50,7 +50,8 @@ from pbem.policy.report import Report
 from pbem.store import Comment, Move, Player, Seat
 from pbem.store.models import Follow
 from pbem.store.prepared import Prepared
-from pbem.timekeeping import display, ledger
+from pbem.timekeeping import display
+from pbem.bookkeeping import ledger
 
 SETTINGS = ("loud", "normal", "quiet")
 

@@ -1,6 +1,6 @@
 """The outbox delivered, with the policy's say on mail given up for good: whether the
 address's bounce counts, and whether the game's other players are told
-(pbem.policy.bounces). Mail out (pbem.mail.outbox) delivers and records; it is handed
+(pbem.policy.bounces.mails). Mail out (pbem.mail.outbox) delivers and records; it is handed
 this decision rather than making it, so that who hears of what is decided in one room.
 """
 
@@ -10,7 +10,7 @@ import datetime as dt
 
 from pbem.config import Config
 from pbem.mail import outbox
-from pbem.policy.bounces import gave_up
+from pbem.policy.bounces.mails import gave_up
 
 
 def deliver_due(config: Config, now: dt.datetime | None = None, limit: int = 200) -> int:

@@ -33,7 +33,8 @@ from pbem.policy import conversation
 from pbem.policy.letters import reachable
 from pbem.policy.remind import WaitingGame, waiting_games
 from pbem.store import Player, transaction
-from pbem.timekeeping import controls, display
+from pbem.timekeeping import display
+from pbem.bookkeeping import controls
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ mail, what the operator did to their games, tournament news, an expired seek.
 `note` is the door they all go through (and so do the invitations, pbem.policy.
 invitations, and the notices, pbem.policy.notices), and `reachable` is asked of every
 mail, game mail and digests too: a bot reads no mail and is never written to, and an
-address our mail bounces from (pbem.policy.bouncing) gets nothing until it works again,
+address our mail bounces from (pbem.policy.bounces.scores) gets nothing until it works again,
 nor does a forgotten player's row. The other functions say who hears of a thing; the words are the caller's,
 and mail out (pbem.mail.letters) writes and queues them.
 """
@@ -15,7 +15,7 @@ from pbem.bots import is_bot
 from pbem.config import Config
 from pbem.mail import letters
 from pbem.players import is_forgotten
-from pbem.policy import bouncing
+from pbem.policy.bounces import scores
 from pbem.store import Player
 from pbem.store.models import Ban
 from pbem.store.prepared import Prepared
@@ -31,9 +31,9 @@ def reachable(address: str) -> bool:
     return _BANNED_OR_BOUNCING.scalar(*Ban.keys(address)) is None
 
 
-# Ban.covers and bouncing.may_mail in one statement: a row of either says no.
+# Ban.covers and scores.may_mail in one statement: a row of either says no.
 _BANNED_OR_BOUNCING = Prepared(lambda address, domain: (
-    Ban.banning(address, domain) + bouncing.marked(address)).limit(1))
+    Ban.banning(address, domain) + scores.marked(address)).limit(1))
 
 
 def note(config: Config, to: Player | tuple[str, str], subject: str, paragraphs: list[str],

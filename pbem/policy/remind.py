@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pbem.config import Config
 from pbem.play import Table
 from pbem.store import Game, Player, Seat
-from pbem.timekeeping.ledger import waiting_on
+from pbem.bookkeeping.ledger import waiting_on
 
 REMINDER = "You asked for a reminder: this game is waiting for you."
 

@@ -1,6 +1,6 @@
 """After a restore, every player of every running game hears that the server went back.
 
-`pbem restore` (pbem.restore) puts a backup back: what reached the server after the
+`pbem restore` (pbem.operator.restore) puts a backup back: what reached the server after the
 backup was taken, moves and mail, is gone, and so are the answers it sent. A player
 whose move came after the backup would otherwise hear nothing, and find their opponent's
 next reply refused as "not your turn" while their own clock ran. So each seat of each
@@ -19,7 +19,7 @@ from pbem.play import Table
 from pbem.policy import conversation
 from pbem.policy.letters import reachable
 from pbem.store import Game
-from pbem.timekeeping import controls
+from pbem.bookkeeping import controls
 
 
 def tell_players(config, went_back_to: dt.datetime, moved_on: dt.timedelta) -> int:

@@ -213,7 +213,7 @@ class Outbox(BaseModel):
     # Its return path's key (new_return_key); None only for mail queued before 0039,
     # whose return path carried the id (pbem.vocabulary.tokens).
     return_key = CharField(null=True, unique=True, default=new_return_key)
-    bounced = DateTimeField(null=True)  # its bounce counted (once a mail: pbem.policy.bounces)
+    bounced = DateTimeField(null=True)  # its bounce counted, once a mail (policy.bounces.mails)
     held = DateTimeField(null=True)  # by `pbem restore`: perhaps sent already (0042)
 
     class Meta:
@@ -257,7 +257,7 @@ class Notice(BaseModel):
 
 
 class TimeControl(BaseModel):
-    """A game's time control (pbem.timekeeping.controls): seconds per move, or a bank
+    """A game's time control (pbem.bookkeeping.controls): seconds per move, or a bank
     with an increment, or neither (no limit); and what a timeout does."""
     game = ForeignKeyField(Game, unique=True, backref="time_controls", on_delete="CASCADE")
     per_move = IntegerField(default=0)  # seconds for each wait; 0: a bank, or no limit
@@ -267,7 +267,7 @@ class TimeControl(BaseModel):
 
 
 class Clock(BaseModel):
-    """One seat's clock in one game (pbem.timekeeping.ledger): whether the game waits for
+    """One seat's clock in one game (pbem.bookkeeping.ledger): whether the game waits for
     the seat, since when, the time left, and when the scheduler must look at it next."""
     # indexed with `seat`, below (Meta)
     game = ForeignKeyField(Game, backref="clocks", on_delete="CASCADE", index=False)
@@ -353,7 +353,7 @@ class PagePost(BaseModel):
 
 
 class Bounce(BaseModel):
-    """An address our mail bounces from (pbem.policy.bounces): its score, one point a day
+    """An address our mail bounces from (pbem.policy.bounces.mails): its score, one point a day
     with a hard bounce (a 5xx at our relay, or a delivery report that came back later),
     forgotten after a quiet month; past the threshold, `bouncing` says since when no mail
     goes to it, until its player writes again or the operator clears it."""

@@ -36,7 +36,8 @@ from pbem.policy.conversation import Notice
 from pbem.policy.report import Report
 from pbem.store import Comment, transaction
 from pbem.store.models import Clock
-from pbem.timekeeping import controls, ledger, vacations
+from pbem.timekeeping import vacations
+from pbem.bookkeeping import controls, ledger
 
 log = logging.getLogger(__name__)
 CLAIM = dt.timedelta(minutes=5)  # longer than acting on one game may take

@@ -16,8 +16,8 @@ from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.play import Table
 from pbem.store.models import Clock, Game, Vacation
-from pbem.timekeeping import controls
-from pbem.timekeeping.ledger import deadline, remaining
+from pbem.bookkeeping import controls
+from pbem.bookkeeping.ledger import deadline, remaining
 
 
 def clock_line(table, viewer: int | None, now: dt.datetime | None = None) -> str:

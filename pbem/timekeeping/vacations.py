@@ -19,7 +19,7 @@ from pbem.play import Table
 from pbem.policy import conversation
 from pbem.store import Player, transaction
 from pbem.store.models import Vacation
-from pbem.timekeeping import controls, ledger
+from pbem.bookkeeping import controls, ledger
 
 ALLOWANCE = 30 * 86400  # seconds a year
 OFF = ("off", "end", "stop", "over")

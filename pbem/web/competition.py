@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from pbem.competition import rated, rounds, seeks
+from pbem.competition import rounds, seeks
+from pbem.bookkeeping import rated
 from pbem.competition.plot import history_svg
 from pbem.competition.standings import number
 from pbem.competition.tournaments import describe

@@ -31,7 +31,7 @@ from pbem.play import Table, actor_name
 from pbem.store import Comment, Game, Move, Player, Seat
 from pbem.store.database import is_postgres
 from pbem.timekeeping.display import clock_summary
-from pbem.timekeeping.ledger import waiting_on
+from pbem.bookkeeping.ledger import waiting_on
 from pbem.web.archive import Seated, outcome_words, refused, seats_of
 from pbem.web.diagrams import for_any_width
 from pbem.export.public import as_public, real_ply, shown_moves, shown_numbers

@@ -1,6 +1,6 @@
 """`GET /healthz`: for a load balancer or a monitor, whether this server can do its work.
 
-200 with the facts of `pbem.status` as JSON when the database answers; 503 with the
+200 with the facts of `pbem.operator.status` as JSON when the database answers; 503 with the
 reason when it does not, or when its schema is newer than this code (`schema_unknown`:
 a newer pbem migrated it, and this process runs the old one), so a monitor alerts and a
 balancer stops sending requests. The JSON names this pbem's version and commit. For the
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from pbem.status import check
+from pbem.operator.status import check
 from pbem.web.operator import operator_only
 
 health_check = Blueprint("health", __name__)

@@ -57,7 +57,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from pbem import build
 from pbem.intake.outcomes import uncounted
 from pbem.intake.refusals import totals as refusal_totals
-from pbem.status import seconds_since
+from pbem.operator.status import seconds_since
 from pbem.store import Game, Inbound, Outbox, backups, counters, workers
 from pbem.store.models import Clock, utcnow
 from pbem.web.operator import operator_only

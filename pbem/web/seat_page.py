@@ -43,7 +43,7 @@ from pbem.play import Table, display_name
 from pbem.policy import conversation
 from pbem.store import Game, Seat, transaction
 from pbem.timekeeping import display
-from pbem.timekeeping.ledger import waiting_on
+from pbem.bookkeeping.ledger import waiting_on
 from pbem.web.archive import refused, served
 from pbem.web.advance import advance
 from pbem.web.board_clicks import clickable

@@ -1,7 +1,7 @@
 """`pbem restore FILE`: put a backup back, and let nobody pay for the time it lost.
 
     pbem restore /var/backups/pbem/pbem-20261201-031500.db     (or a PostgreSQL .dump)
-                                       (pbem.restore_command; deploy/README.md, "Backups")
+                                       (pbem.cli.restore; deploy/README.md, "Backups")
 
 Run it as the pbem user, with every pbem process stopped (it refuses while a worker
 ticks). It does the whole job, in this order:
@@ -19,7 +19,7 @@ ticks). It does the whole job, in this order:
    operator has looked it up in the MTA's log and released it (`pbem outbox retry`) or
    dropped it. One mail twice is worse than one the operator sends by hand.
 3. Every running clock moves on by the time between the backup and now: no seat loses
-   time it could not use (pbem.timekeeping.ledger.move_on).
+   time it could not use (pbem.bookkeeping.ledger.move_on).
 4. Every player of every running game gets a game mail (pbem.policy.restored): which
    time the server went back to, their own view of the game as it now stands, and what
    to send again. It goes when the worker starts.
@@ -41,16 +41,16 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.backup import copy_sqlite, libpq
+from pbem.operator.backup import copy_sqlite, libpq
 from pbem.config import Config
 from pbem.mail import outbox
 from pbem.policy import restored
-from pbem.status import SILENT
+from pbem.operator.status import SILENT
 from pbem.store import backups, open_database, transaction, workers
 from pbem.store.database import (NoStore, SchemaTooNew, known_migrations, migrate_schema,
                                  open_existing, sqlite_path)
 from pbem.store.models import database, utcnow
-from pbem.timekeeping import ledger
+from pbem.bookkeeping import ledger
 
 SQLITE_MAGIC, DUMP_MAGIC = b"SQLite format 3\x00", b"PGDMP"
 TIMEOUT = 3600  # seconds for pg_restore and psql: a large database, a slow disk

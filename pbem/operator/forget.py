@@ -21,7 +21,7 @@ store is locked for the erasing, not for reading every mail ever kept.
 
 from __future__ import annotations
 
-from pbem.admin import AdminError, _announce_end, _player
+from pbem.operator.admin import AdminError, _announce_end, _player
 from pbem.competition import rounds
 from pbem.config import Config
 from pbem.play import Table

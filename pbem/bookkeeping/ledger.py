@@ -25,8 +25,8 @@ from pbem import clock
 from pbem.engines.base import CHANCE
 from pbem.store.models import Clock, Game, Seat, TimeControl, Vacation
 from pbem.store.prepared import Prepared, save_changed
-from pbem.timekeeping import controls
-from pbem.timekeeping.controls import LONGEST, WINDOW, Control
+from pbem.bookkeeping import controls
+from pbem.bookkeeping.controls import LONGEST, WINDOW, Control
 
 DAY = 86400
 #: A move the server played for a player whose time ran out: its source in the move log,

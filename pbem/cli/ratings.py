@@ -25,7 +25,7 @@ def add_commands(commands) -> None:
 
 
 def _ratings(args) -> int:
-    from pbem.competition import rated
+    from pbem.bookkeeping import rated
     from pbem.config import Config
     from pbem.engines import UnknownGame, get_engine
     from pbem.store import transaction

@@ -228,7 +228,7 @@ def _transport_lines(status: Status) -> list[str]:
 
 
 def _bounce_line(status: Status) -> str:
-    """How much of our mail bounces (pbem.policy.bouncing): its rise is the alert's."""
+    """How much of our mail bounces (pbem.policy.bounces.scores): its rise is the alert's."""
     line = (f"bounces:      {status.bounced_last_day} address(es) bounced in the last day"
             if status.bounced_last_day else "bounces:      none in the last day")
     if status.addresses_bouncing:

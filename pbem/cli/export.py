@@ -47,6 +47,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--output", metavar="FILE", help="write here, not to stdout")
 
 
+def add_commands(commands) -> None:
+    export = commands.add_parser("export", help="a game's record, SGF, SVG or print page; "
+                                 "--all: a zip of finished records")
+    add_arguments(export)
+    export.set_defaults(run=run)
+
+
 def run(args, config=None) -> int:
     """Run `pbem export` with parsed `args`; the exit status."""
     from pbem.config import Config

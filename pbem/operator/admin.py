@@ -1,7 +1,7 @@
 """What the administrator does from the command line: start a game at once, take one
 mail from an MTA pipe, flush the outbox (`pbem new`, `pbem ingest`, `pbem deliver`), and
 the `pbem admin` commands: cancel or adjudicate a game, ban an address, merge a player's
-two addresses (forgetting a player: pbem.forget).
+two addresses (forgetting a player: pbem.operator.forget).
 
 A game is changed only through `pbem.play.Table` inside one transaction, so its clocks
 are settled and its players' mails queued with the change, as after a move. Errors an
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from pbem import clock
 from pbem.bots import is_bot
-from pbem.competition.rated import split_rated
+from pbem.bookkeeping.rated import split_rated
 from pbem.config import Config
 from pbem.engines.base import Engine, OptionError
 from pbem.intake.pipeline import receive
@@ -24,7 +24,7 @@ from pbem.policy import conversation, letters
 from pbem.policy.delivery import deliver_due
 from pbem.store import Address, Game, Player, Request, Seat, transaction
 from pbem.store.models import Annotator, Ban, Vacation
-from pbem.timekeeping import controls, ledger
+from pbem.bookkeeping import controls, ledger
 
 
 def start_game(config: Config, engine: Engine, options: dict[str, str],

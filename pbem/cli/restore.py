@@ -1,4 +1,4 @@
-"""`pbem restore FILE`: the command; pbem.restore does the work and says what it does.
+"""`pbem restore FILE`: the command; pbem.operator.restore does the work and says what it does.
 
 Light to import, as `pbem --help` loads every command's parser: the store, the policy
 and the mail are imported when the command runs.
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from pbem.terminal import say
 
 if TYPE_CHECKING:
-    from pbem.restore import Restored
+    from pbem.operator.restore import Restored
 
 
 def add_commands(commands) -> None:
@@ -31,9 +31,9 @@ def add_commands(commands) -> None:
 
 
 def _restore(args) -> int:
-    from pbem.backup import BackupError
+    from pbem.operator.backup import BackupError
     from pbem.config import Config, missing_secret_key
-    from pbem.restore import RestoreError, restore
+    from pbem.operator.restore import RestoreError, restore
     from pbem.store.database import NoStore
     config = Config.from_environment(make_secret=False)
     if not config.secret_key:  # its mails carry signed reply addresses
@@ -50,7 +50,7 @@ def _restore(args) -> int:
 
 def report(file: Path, done: Restored) -> list[str]:
     """What the operator reads: what was restored, held, moved and told, what next."""
-    from pbem.timekeeping import controls
+    from pbem.bookkeeping import controls
     how = ("" if done.known else " (the newest time it shows: it was made by a pbem "
            "that did not record its backups)")
     lost = controls.words(done.lost.total_seconds())

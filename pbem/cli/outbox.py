@@ -16,7 +16,7 @@ log has no line with its Message-ID, which the listing shows) or drops it (it wa
 A given-up mail is one the relay refused for good (5xx, a relay's "Relay access denied"
 too: mend the relay, then `retry --all-failed`) or that waited five days; a bouncing
 address is one whose mailbox failed for good (no such user, disabled, full: not a
-refusal of the message) on PBEM_BOUNCE_THRESHOLD days (pbem.policy.bouncing). `retry`
+refusal of the message) on PBEM_BOUNCE_THRESHOLD days (pbem.policy.bounces.scores). `retry`
 also takes an address off the bouncing list when it names one: the operator says it
 works again. Every line is printed without control characters (pbem.terminal): the
 relay's and the reports' words come from outside.
@@ -141,7 +141,7 @@ def listing(args) -> list[str]:
     """One line a mail: id, queued, state, recipient, game, attempts, why."""
     from pbem.store import Outbox
     from pbem.store.models import utcnow
-    from pbem.timekeeping.controls import parse_span
+    from pbem.bookkeeping.controls import parse_span
     rows = Outbox.select(Outbox.id, Outbox.created, Outbox.recipient, Outbox.game,
                          Outbox.attempts, Outbox.sent, Outbox.failed, Outbox.last_error,
                          Outbox.next_attempt, Outbox.held)
@@ -190,7 +190,7 @@ def _line(row) -> str:
 def retry(args) -> list[str]:
     """Back in the queue, to go at the deliverer's next run (the worker's, or `pbem
     deliver`): its failure and claim forgotten, its attempts counted afresh."""
-    from pbem.policy import bouncing
+    from pbem.policy.bounces import scores
     from pbem.store import Outbox
     from pbem.store.models import utcnow
     unsent = Outbox.sent.is_null()
@@ -208,7 +208,7 @@ def retry(args) -> list[str]:
     count = (Outbox.update(failed=None, held=None, attempts=0, next_attempt=utcnow(),
                            claimed_until=None, handed_over=None, last_error="")
              .where(chosen).execute())
-    cleared = sorted(a for a in addresses if a and bouncing.clear(a))
+    cleared = sorted(a for a in addresses if a and scores.clear(a))
     return ([f"{count} mail{'' if count == 1 else 's'} back in the queue; `pbem deliver` "
              f"sends them now, or the worker within a minute"]
             + [f"{a} is no longer marked bouncing" for a in cleared])
@@ -238,8 +238,8 @@ def _message_id(outbox_id: int) -> str:
 
 
 def bounces(args) -> list[str]:
-    from pbem.policy import bouncing
-    rows = bouncing.listed()
+    from pbem.policy.bounces import scores
+    rows = scores.listed()
     if not rows:
         return ["no address bounces"]
     return [f"{row.address}  {row.score} day{'' if row.score == 1 else 's'} of hard bounces, "
@@ -250,9 +250,9 @@ def bounces(args) -> list[str]:
 
 
 def clear(args) -> list[str]:
-    from pbem.policy import bouncing
+    from pbem.policy.bounces import scores
     address = args.address.strip().lower()
-    if bouncing.clear(address):
+    if scores.clear(address):
         return [f"mail goes to {address} again"]
     return [f"{address} had no bounce counted; nothing to clear"]
 

@@ -1,11 +1,11 @@
 """When a player's mail bounces for good: the address's score, and the game's others.
 
 A mail bounces for good when its recipient's mailbox fails for good (no such mailbox,
-disabled, full: pbem.policy.bouncing.counts): our relay refuses it so (a 5xx;
+disabled, full: pbem.policy.bounces.scores.counts): our relay refuses it so (a 5xx;
 pbem.mail.outbox gives it up and hands it to `gave_up`) or a delivery report says so
 later at the mail's own return path (a relay that accepted it first:
 pbem.intake.reports). Either way `bounced` counts it against the address, once for the
-mail however often it is reported (pbem.policy.bouncing: past a threshold no more mail
+mail however often it is reported (pbem.policy.bounces.scores: past a threshold no more mail
 goes to it), and tells the game's other players, where that is safe. A refusal of the
 message or of us (5.7.x: its content, a relay's policy) is given up and shown to the
 operator, and neither counted nor told: its cause is not the player's mailbox, and the
@@ -33,7 +33,8 @@ import datetime as dt
 
 from pbem.config import Config
 from pbem.play import Table, display_name
-from pbem.policy import bouncing, letters
+from pbem.policy import letters
+from pbem.policy.bounces import scores
 from pbem.policy.notices import once_a_day
 from pbem.store import Game, Outbox
 
@@ -43,7 +44,7 @@ def gave_up(config: Config, mail: Outbox, now: dt.datetime, why: str, status: st
     with `status`, or ("") still undelivered after days. Returns how many were told."""
     if not status:  # our queue's timeout: perhaps our relay's fault, not counted
         return tell_of_bounce(config, mail, now)
-    if not bouncing.counts(status):  # the message or we were refused: the log says it
+    if not scores.counts(status):  # the message or we were refused: the log says it
         return 0
     return bounced(config, mail, now, why) or 0
 
@@ -56,7 +57,7 @@ def bounced(config: Config, mail: Outbox, now: dt.datetime, why: str) -> int | N
              .where((Outbox.id == mail.id) & Outbox.bounced.is_null()).execute())
     if not first:
         return None
-    bouncing.count(config, mail.recipient, why, now)
+    scores.count(config, mail.recipient, why, now)
     return tell_of_bounce(config, mail, now)
 
 

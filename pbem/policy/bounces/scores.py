@@ -8,7 +8,7 @@ disabled, full; pbem.vocabulary.statuses): a refusal of the message for its cont
 by a relay's policy (5.7.x), says nothing of the address, and whoever can get a mail
 refused (a `say` quoting a spam test string) must not be able to stop a player's mail
 with it; those are the operator's to read, and count nothing. Each mail counts once
-(pbem.policy.bounces), however often a report about it comes back. As Mailman and
+(pbem.policy.bounces.mails), however often a report about it comes back. As Mailman and
 Discourse do, an address gets a score rather than a verdict from one report: one point a
 day with a hard bounce (a burst of mails bouncing on one day is one event, not ten),
 forgotten after a month without one; at PBEM_BOUNCE_THRESHOLD

@@ -43,7 +43,7 @@ YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
 MIN_OWN_MOVES = 2  # each player's, for a game to be rated
 PAIR_GAMES_A_DAY = 2  # rated games of one game between two players, a rolling day
 DAY = dt.timedelta(days=1)
-# Moves the server made for a player (pbem.timekeeping.ledger.AUTOMATIC: time ran out);
+# Moves the server made for a player (pbem.bookkeeping.ledger.AUTOMATIC: time ran out);
 # a sibling room, so named here, and a test checks they agree.
 NOT_OWN_SOURCES = ("timeout",)
 
