@@ -11,7 +11,7 @@ import pytest
 
 from notation.text import clean_text
 from pbem.store import Comment, Player, database
-from pbem.store.models import Seek, Tournament
+from pbem.store.competition_models import Seek, Tournament
 
 ESC_SAY = "say Look \x1b[31mhere\x07, now\x00!"
 

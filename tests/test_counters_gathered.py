@@ -1,7 +1,7 @@
 """A mail's events are counted in one INSERT at the end of its transaction (issue #44:
 pbem.store.counters.gathered): the same rows, in the order counted, as one INSERT each
 would write; none when the transaction is rolled back; none of a savepoint rolled back
-within it, as a silenced mail's commands are (pbem.intake.pipeline.run_commands)."""
+within it, as a silenced mail's commands are (pbem.intake.running.run_commands)."""
 
 import pytest
 

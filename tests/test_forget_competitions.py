@@ -9,7 +9,7 @@ from pbem.competition import rounds
 from pbem.operator.forget import FORMER_PLAYER, forget_player
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Outbox, Player
-from pbem.store.models import Entrant, Pairing, Seek, Tournament
+from pbem.store.competition_models import Entrant, Pairing, Seek, Tournament
 
 
 def text(message) -> str:

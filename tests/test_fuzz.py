@@ -74,7 +74,8 @@ HEADER_VALUE = st.lists(st.one_of(NASTY, st.text(max_size=20)), max_size=6).map(
 @given(st.lists(st.tuples(st.sampled_from(HEADER_NAMES), HEADER_VALUE), max_size=6),
        st.binary(max_size=200))
 def test_any_mail_reads_as_a_mail(headers, body):
-    from pbem.intake.inbound import parse_mail, reply_text, robot_reason
+    from pbem.intake.inbound import parse_mail, reply_text
+    from pbem.intake.robots import robot_reason
     raw = b"".join(f"{name}: {value}\r\n".encode("utf-8", "surrogateescape")
                    for name, value in headers) + b"\r\n" + body
     mail = parse_mail(raw)

@@ -24,7 +24,8 @@ from mailtest import body
 from pbem import cli
 from pbem.store import Game, Inbound, Outbox
 from pbem.store.models import Player as PlayerRow
-from pbem.store.models import Tournament, utcnow
+from pbem.store.models import utcnow
+from pbem.store.competition_models import Tournament
 
 
 def outcome_of(message):

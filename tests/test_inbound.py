@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.intake.inbound import parse_mail, reply_text, robot_reason
+from pbem.intake.inbound import parse_mail, reply_text
+from pbem.intake.robots import robot_reason
 
 SAMPLES = Path(__file__).parent / "mail"
 

@@ -9,7 +9,8 @@ the migrations made, column by column and index by index, with the models.
 import pytest
 from peewee import ModelIndex
 
-from pbem.store.models import MODELS, database
+from pbem.store.models import database
+from pbem.store.tables import MODELS
 
 
 def _migrated_columns(table: str) -> dict[str, bool]:
@@ -103,7 +104,8 @@ def test_0030_writes_in_the_invitations_still_waiting(store):
     from pbem.engines import get_engine
     from pbem.play import create_game
     from pbem.store.database import MIGRATIONS
-    from pbem.store.models import Address, Entrant, Invitation, Player, Request, Tournament
+    from pbem.store.models import Address, Invitation, Player, Request
+    from pbem.store.competition_models import Entrant, Tournament
     runner = Runner(database.obj, directory=str(MIGRATIONS), table_name="pbem_schema")
     names = [m.name for m in runner.migrations()]
     runner.down(names[names.index("0030_invitations") - 1])

@@ -65,7 +65,7 @@ def _end(config, game_id, result):
 
 
 def _ratings():
-    from pbem.store.models import Rating as Row, RatingChange
+    from pbem.store.competition_models import Rating as Row, RatingChange
     rows = {(r.player.email, r.engine): (r.mu, r.sigma, r.games) for r in Row.select()}
     history = sorted((c.game_id, c.player.email, c.mu, c.sigma, c.at)
                      for c in RatingChange.select())
@@ -119,7 +119,7 @@ def test_a_cancelled_game_is_not_rated(config):
 
 
 def test_a_resignation_by_mail_is_rated_once_both_have_made_two_moves(onyx):
-    from pbem.store.models import Rating as Row
+    from pbem.store.competition_models import Rating as Row
     game_id, alice, bob = onyx
     for person, move in zip([alice, bob] * 2, ["F6", "G5", "D4", "E7"]):
         person.reply(move)
@@ -151,7 +151,7 @@ def _farm(carol, bob, games: int, moves: list[str]) -> list[int]:
 
 
 def _open_seek() -> int:
-    from pbem.store.models import Seek
+    from pbem.store.competition_models import Seek
     return Seek.select().where(Seek.status == "open").order_by(Seek.id.desc()).first().id
 
 
@@ -168,7 +168,7 @@ def test_the_seek_join_resign_loop_lifts_nobodys_rating(players, mail_server):
     last mail says why."""
     from mailtest import body
     from pbem.store import Game
-    from pbem.store.models import Rating as Row
+    from pbem.store.competition_models import Rating as Row
     from pbem.web import create_app
     carol, bob = _confirmed(*players("carol", "bob"))
     ids = _farm(carol, bob, 8, [])
@@ -186,7 +186,7 @@ def test_at_most_two_rated_games_a_day_between_two_players(players, frozen_time)
     from mailtest import body
     from pbem.bookkeeping import rated
     from pbem.store import Game, transaction
-    from pbem.store.models import Rating as Row
+    from pbem.store.competition_models import Rating as Row
     carol, bob = _confirmed(*players("carol", "bob"))
     ids = _farm(carol, bob, 4, ["F6", "G5", "D4", "E7"])
     assert [g.rated for g in Game.select().order_by(Game.id)] == [True, True, False, False]
@@ -223,7 +223,7 @@ def test_rated_no_by_mail_makes_a_friendly_game_and_the_invitation_says_so(playe
 
 def test_pbem_ratings_rebuild_and_show(store, config, tmp_path, monkeypatch, capsys):
     from pbem.cli import main
-    from pbem.store.models import Rating as Row
+    from pbem.store.competition_models import Rating as Row
     monkeypatch.chdir(tmp_path)
     for name, value in {"PBEM_DATABASE_URL": store, "PBEM_SECRET_KEY": "k",
                         "PBEM_MAILDIR": str(tmp_path / "mail")}.items():

@@ -6,7 +6,7 @@ from mailtest import body
 from pbem.competition.jobs import run_competition
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Seat
-from pbem.store.models import Rating, Seek
+from pbem.store.competition_models import Rating, Seek
 
 
 def text(message) -> str:

@@ -8,7 +8,7 @@ from mailtest import body
 from pbem.competition import rounds
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game
-from pbem.store.models import Entrant, Pairing, Rating, Tournament
+from pbem.store.competition_models import Entrant, Pairing, Rating, Tournament
 
 ORDER = ["alice", "bob", "cat", "dan"]  # who beats whom: the earlier name wins
 

@@ -6,7 +6,7 @@ from mailtest import body
 from pbem.competition import rounds
 from pbem.policy.delivery import deliver_due
 from pbem.store import Game, Player
-from pbem.store.models import Entrant, Pairing, Tournament
+from pbem.store.competition_models import Entrant, Pairing, Tournament
 from pbem.commands.server_moves import run_due
 
 NAMES = ["ann", "ben", "cat", "dan", "eve"]

@@ -36,8 +36,8 @@ from pbem.competition.ratings import Rating, by_player, rate
 from pbem.engines.base import OptionError
 from pbem.store import Game, Move, Player, Seat
 from pbem.store.database import is_postgres
-from pbem.store.models import Pairing, RatingChange
-from pbem.store.models import Rating as RatingRow
+from pbem.store.competition_models import Pairing, RatingChange
+from pbem.store.competition_models import Rating as RatingRow
 
 YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
 MIN_OWN_MOVES = 2  # each player's, for a game to be rated

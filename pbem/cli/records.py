@@ -134,7 +134,7 @@ def _selfplay(args) -> int:
 
 
 def _games(args) -> int:
-    from pbem.timekeeping.controls import DEFAULTS, FALLBACK  # the server's own options
+    from pbem.bookkeeping.controls import DEFAULTS, FALLBACK  # the server's own options
     for engine in ENGINES.values():
         players = (f"{engine.min_players}" if engine.min_players == engine.max_players
                    else f"{engine.min_players}-{engine.max_players}")

@@ -24,7 +24,7 @@ from pbem.competition.seeks import bound, describe, open_seeks, rating_of
 from pbem.engines import get_engine
 from pbem.play import display_name
 from pbem.policy import invitations
-from pbem.store.models import Seek
+from pbem.store.competition_models import Seek
 from pbem.bookkeeping import controls
 
 OWN = ("rating", "days")  # the seek's options, not the game's

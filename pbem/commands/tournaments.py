@@ -34,7 +34,7 @@ from pbem.players import player_for
 from pbem.policy import invitations, letters
 from pbem.policy.report import Report
 from pbem.store import Request
-from pbem.store.models import Entrant, Tournament
+from pbem.store.competition_models import Entrant, Tournament
 from pbem.bookkeeping import controls
 
 KINDS = ("round-robin", "swiss")

@@ -27,7 +27,7 @@ from pbem.engines import get_engine
 from pbem.play import Table, display_name
 from pbem.policy import conversation, letters
 from pbem.store import Game, Move, Player, Seat, transaction
-from pbem.store.models import Entrant, Pairing, Rating, Tournament
+from pbem.store.competition_models import Entrant, Pairing, Rating, Tournament
 from pbem.bookkeeping import ledger
 
 TIMED_OUT = "ran out of time"  # the end a timeout's forfeit writes (timekeeping.deadlines)

@@ -15,8 +15,8 @@ from pbem.engines import get_engine
 from pbem.play import display_name
 from pbem.policy import letters
 from pbem.store import Player
-from pbem.store.models import Rating as RatingRow
-from pbem.store.models import Seek
+from pbem.store.competition_models import Rating as RatingRow
+from pbem.store.competition_models import Seek
 
 
 def rating_of(player_id: int, engine: str) -> Rating:

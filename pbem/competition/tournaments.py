@@ -6,7 +6,7 @@ the rounds are played by pbem.competition.rounds.
 from __future__ import annotations
 
 from pbem.engines import get_engine
-from pbem.store.models import Tournament
+from pbem.store.competition_models import Tournament
 
 
 def describe(tournament: Tournament) -> str:

@@ -4,7 +4,7 @@ Everything here reads mail from strangers, so nothing here raises: a header Pyth
 parse reads raw (an address header it cannot parse reads as no address), a charset nobody
 knows reads as UTF-8, bytes that do not decode become U+FFFD, and a missing header reads
 as ''. Deciding what to do with the mail is the pipeline's business (pbem.intake.pipeline);
-this module only says what the mail is.
+this module only says what the mail is (and pbem.intake.robots whether a program wrote it).
 
 Cost: `parse_mail` reads the header section only (bounded by pbem.intake.prescan), which is
 all the pipeline needs to decide who sent the mail and whether to answer it; the body's
@@ -35,25 +35,6 @@ from pbem.intake.prescan import HEADER_BYTES, HEADER_END, header_end
 #: mail-parser-reply should look for. Not more: each language adds signature openers that
 #: end the text where they start a line (Danish "Tak" would eat an Onix "take cross A").
 REPLY_LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
-
-DAEMONS = {"mailer-daemon", "postmaster"}
-BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
-
-# Subjects vacation and out-of-office responders write (in the languages of
-# REPLY_LANGUAGES), for those that add no header saying so. Only at the start, after any
-# "Re:", and with their colon where they have one: a person's "auto" is not a robot.
-AUTOREPLY_SUBJECT = re.compile(r"""^(?:(?:re|aw|sv|fw|fwd)\s*:\s*)*(?:
-      (?:automatic|auto)[- ]?(?:reply|response|answer)\b
-    | auto\s*:
-    | out\ of\ (?:the\ )?office\b
-    | (?:ooo|oof)\s*:
-    | abwesenheitsnotiz\b | automatische\ antwort\b
-    | r[ée]ponse\ automatique\b
-    | respuesta\ autom[áa]tica\b | fuera\ de\ la\ oficina\b
-    | automatisch\ antwoord\b
-    | risposta\ automatica\b | fuori\ sede\b
-    | autosvar\b
-    )""", re.IGNORECASE | re.VERBOSE)
 
 # What mail-parser-reply 1.36 misses. Each line is the end of what the person wrote.
 MISSED_ENDINGS = re.compile(r"""^(?:
@@ -134,14 +115,14 @@ def parse_mail(raw: bytes, envelope_sender: str | None = None,
     return InboundMail(
         raw=raw,
         message=message,
-        message_id=_header(message, "Message-ID").strip() or invented_message_id(raw),
+        message_id=header(message, "Message-ID").strip() or invented_message_id(raw),
         sender=sender.strip().lower(),
         sender_name=sender_name.strip(),
         envelope_sender=None if envelope_sender is None else _bare(envelope_sender),
         recipients=_unique(map(_bare, envelope_recipients or []))
         or _unique(_bare(address) for name in ("Delivered-To", "X-Original-To", "To", "Cc")
                    for _, address in _addresses(message, name)),
-        subject=_decoded_words(_header(message, "Subject")).strip(),
+        subject=_decoded_words(header(message, "Subject")).strip(),
         replied_to=_unique(replied_to),
         size=len(raw),
     )
@@ -249,13 +230,13 @@ def _decoded_words(value: str) -> str:
         return value
 
 
-def _header(message: Message, name: str) -> str:
+def header(message: Message, name: str) -> str:
     return next(iter(_raw_values(message, name)), "")
 
 
-def _header_word(message: Message, name: str) -> str:
+def header_word(message: Message, name: str) -> str:
     """The header's value before any ';' parameters, lower-cased: 'auto-replied'."""
-    return _header(message, name).split(";")[0].strip().lower()
+    return header(message, name).split(";")[0].strip().lower()
 
 
 def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
@@ -353,88 +334,6 @@ def _clean(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:  # a lone surrogate from an exotic charset
         return text.encode("utf-8", "replace").decode("utf-8")
-
-
-# -- robots ------------------------------------------------------------------------------
-
-def robot_reason(mail: InboundMail, loop_header: str = "X-Pbem-Loop") -> str | None:
-    """Why this mail came from a machine and must never be answered, or None for a person.
-
-    Answering a robot starts a mail loop or spams a list, so any one sign is enough.
-    The reason is a short phrase for the log, e.g. 'Auto-Submitted: auto-replied'.
-    """
-    if loop_header in mail.message:
-        return f"{loop_header} present: a mail we sent came back"
-    for sign in ROBOT_SIGNS:
-        reason = sign(mail)
-        if reason:
-            return reason
-    return None
-
-
-def _auto_submitted(mail: InboundMail) -> str | None:
-    """RFC 3834: anything but 'no' was sent by a program (auto-replied, auto-generated)."""
-    kind = _header_word(mail.message, "Auto-Submitted")
-    return f"Auto-Submitted: {kind}" if kind and kind != "no" else None
-
-
-def _null_sender(mail: InboundMail) -> str | None:
-    """Bounces and other delivery notices come from the null sender <>."""
-    if mail.envelope_sender == "":
-        return "null envelope sender"
-    if re.fullmatch(r"<\s*>", _header(mail.message, "Return-Path").strip()):
-        return "Return-Path: <>"
-    return None
-
-
-def _daemon_sender(mail: InboundMail) -> str | None:
-    """Some bounces carry a real envelope sender but come From the mail system itself."""
-    return f"From {mail.sender}" if mail.sender.partition("@")[0] in DAEMONS else None
-
-
-def _delivery_report(mail: InboundMail) -> str | None:
-    """Delivery status (RFC 3464) and read receipts (RFC 8098) are multipart/report."""
-    content_type = _header_word(mail.message, "Content-Type")
-    return f"Content-Type: {content_type}" if content_type == "multipart/report" else None
-
-
-def _bulk_precedence(mail: InboundMail) -> str | None:
-    """Precedence (RFC 2076) and its X- variant: bulk, junk, list, auto_reply."""
-    for name in ("Precedence", "X-Precedence"):
-        precedence = _header_word(mail.message, name)
-        if precedence in BULK_PRECEDENCE:
-            return f"{name}: {precedence}"
-    return None
-
-
-def _list_mail(mail: InboundMail) -> str | None:
-    """A mailing list or a newsletter sent this: answering would write to the whole list
-    (List-Post), or to a sending service (Feedback-ID: Gmail's bulk senders' mark)."""
-    return next((f"{name} present" for name in ("List-Id", "List-Unsubscribe", "List-Post",
-                                                "Feedback-ID")
-                 if name in mail.message), None)
-
-
-def _autoreply_headers(mail: InboundMail) -> str | None:
-    """Vacation responders that skip Auto-Submitted, mail loop marks of other programs
-    (X-Loop: procmail, vacation, list servers), and Exchange's out-of-office marks."""
-    for name in ("X-Autoreply", "X-Autorespond", "X-Autoreply-From", "X-Mail-Autoreply",
-                 "X-Loop"):
-        if name in mail.message:
-            return f"{name} present"
-    suppress = _header(mail.message, "X-Auto-Response-Suppress")
-    if {"oof", "all"} & set(re.split(r"[\s,]+", suppress.lower())):
-        return f"X-Auto-Response-Suppress: {suppress.strip()}"
-    return None
-
-
-def _autoreply_subject(mail: InboundMail) -> str | None:
-    """Responders that add no header at all still say what they are in the subject."""
-    return f"Subject: {mail.subject[:60]}" if AUTOREPLY_SUBJECT.match(mail.subject) else None
-
-
-ROBOT_SIGNS = (_auto_submitted, _null_sender, _daemon_sender, _delivery_report,
-               _bulk_precedence, _list_mail, _autoreply_headers, _autoreply_subject)
 
 
 # -- what the person wrote -----------------------------------------------------------------

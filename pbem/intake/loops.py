@@ -31,7 +31,7 @@ from pbem.store.prepared import Prepared
 ERROR_ANSWERED = "answered: error"  # the outcome of a mail whose answer said only what failed
 ECHO_MIN = 40  # characters: a shorter mail of ours (none is) is not worth comparing
 ERRORS_IN_A_ROW = 5  # error replies to one address, nothing carried out: then silence
-WORKED = "done"  # the outcomes of mail that was carried out start so (pipeline.run_commands)
+WORKED = "done"  # the outcomes of mail that was carried out start so (running.run_commands)
 
 _ANSWERED_LATELY = Prepared(lambda address: Inbound.select(Inbound.outcome)
                             .where((Inbound.sender == address)

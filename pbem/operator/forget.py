@@ -29,7 +29,8 @@ from pbem.players import forgotten_address
 from pbem.policy.limits import ERASED
 from pbem.store import (Address, Game, Inbound, Move, Outbox, Player, Request, Seat,
                         transaction)
-from pbem.store.models import Entrant, Invitation, PagePost, Seek, Tournament
+from pbem.store.models import Invitation, PagePost
+from pbem.store.competition_models import Entrant, Seek, Tournament
 
 FORMER_PLAYER = "a former player"
 

@@ -27,7 +27,8 @@ import logging
 
 from pbem.config import Config
 from pbem.store import Address, Game, Outbox, Player, Request, Seat
-from pbem.store.models import Entrant, Invitation, Tournament, utcnow
+from pbem.store.models import Invitation, utcnow
+from pbem.store.competition_models import Entrant, Tournament
 
 log = logging.getLogger(__name__)
 

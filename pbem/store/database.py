@@ -19,7 +19,8 @@ from playhouse.migrations import Runner
 from playhouse.shortcuts import ReconnectMixin
 
 from pbem import build
-from pbem.store.models import MODELS, database
+from pbem.store.models import database
+from pbem.store.tables import MODELS
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 

@@ -14,7 +14,8 @@ from pbem.competition.tournaments import describe
 from pbem.engines import ENGINES
 from pbem.play import display_name
 from pbem.store import Game
-from pbem.store.models import Pairing, Player, Tournament
+from pbem.store.models import Player
+from pbem.store.competition_models import Pairing, Tournament
 
 competition = Blueprint("competition", __name__)
 
