@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import grimp
+import networkx
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,48 +25,15 @@ def test_every_layer_contract_is_kept():
 
 
 def cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]]:
-    """The strongly connected groups of more than one module (Tarjan's algorithm, with
-    an explicit stack: the import graph is deep enough for Python's recursion limit)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    found = []
-    for root in sorted(modules):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root) & modules)))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            module, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(
-                        graph.find_modules_directly_imported_by(child) & modules))))
-                elif child in on_stack:
-                    low[module] = min(low[module], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[module])
-            if low[module] == index[module]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.append(member)
-                    if member == module:
-                        break
-                if len(group) > 1:
-                    found.append(sorted(group))
-    return found
+    """The groups of more than one module that import one another round a circle: the
+    import graph's strongly connected components (networkx)."""
+    imports = networkx.DiGraph()
+    imports.add_nodes_from(modules)
+    imports.add_edges_from((module, imported) for module in modules
+                           for imported in graph.find_modules_directly_imported_by(module)
+                           & modules)
+    return sorted(sorted(group) for group in networkx.strongly_connected_components(imports)
+                  if len(group) > 1)
 
 
 def test_no_module_imports_itself_round_a_circle():
