@@ -33,7 +33,7 @@ from PIL import Image
 from bench.mail import MailServer, long_game
 from pbem.engines import ENGINES
 from pbem.engines.game import Game
-from pbem.mail import pictures
+from pbem.mail import pictures, rasters
 from pbem.store import Player
 
 
@@ -83,17 +83,17 @@ def three_ways(moves: list[str], count: int = 30) -> None:
     spent = cpu(lambda: library(sheets[0]), 3)
     print(f"  the library alone (resvg, Pillow): {spent * 1e3:7.1f} ms a picture")
     pictures.png(sheets[0])  # the background and the pieces, once per process
-    style = pictures._style(sheets[0])
+    style = rasters.style_of(sheets[0])
 
     def pillow_encoder(sheet):
-        canvas = pictures._compose(style.canvas(sheet), pictures._placed(style, sheet))
+        canvas = rasters.compose(style.canvas(sheet), rasters.placed(style, sheet))
         canvas.crop((1, 0, style.width + 1, canvas.height)).save(io.BytesIO(), "PNG")
     queue = iter(sheets)
     spent = cpu(lambda: pillow_encoder(next(queue)), len(sheets))
     print(f"  kept background and pieces, Pillow's PNG encoder: {spent * 1e3:5.2f} ms")
     queue = iter(sheets)
     spent = cpu(lambda: pictures.png(next(queue)), len(sheets))
-    print(f"  ... and the deflate kept in bands (pbem.mail.pictures): {spent * 1e3:5.2f} ms"
+    print(f"  ... and the deflate kept in bands (pbem.mail.png_bands): {spent * 1e3:5.2f} ms"
           f" a picture, {len(pictures.png(sheets[-1])) / 1024:.0f} KB")
 
 

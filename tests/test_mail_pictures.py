@@ -17,7 +17,7 @@ from PIL import Image
 
 from mailtest import body, html
 from pbem.engines import ENGINES
-from pbem.mail import letters, pictures
+from pbem.mail import letters, pictures, png_bands, rasters
 from pbem.mail.outbox import wire_bytes
 from pbem.vocabulary.words import named_view
 from pbem.play import Table
@@ -315,8 +315,8 @@ def test_twin_worlds_differing_in_hidden_cards_give_the_same_pictures(engine_id,
 def test_the_pictures_text_is_drawn_in_dejavu_sans():
     """resvg draws no text without a font, silently: the board's letters above the
     grid must be there (apt install fonts-dejavu-core, as .ci/run does)."""
-    assert pictures.FONTS.get("font_files"), (
-        f"no DejaVu Sans in {pictures.FONT_DIRECTORY}: apt install fonts-dejavu-core")
+    assert rasters.FONTS.get("font_files"), (
+        f"no DejaVu Sans in {rasters.FONT_DIRECTORY}: apt install fonts-dejavu-core")
     engine = ENGINES["onyx"]
     view = engine.view(engine.start(engine.resolve_options({}), 2, "fonts"), 0)
     drawn = Image.open(io.BytesIO(pictures.picture(engine, view).png)).convert("L")
@@ -369,8 +369,8 @@ def test_the_pictures_base64_is_what_the_email_package_writes(length):
 def drawn_afresh(sheet):
     """The sheet's PNG drawn whole, on the background and with the pieces kept (the
     palette is the style's), with no picture nor band kept."""
-    for kept in (pictures._PICTURES, pictures._BANDS,
-                 *(style.last_bands for style in pictures._STYLES.values())):
+    for kept in (pictures._PICTURES, png_bands._BANDS,
+                 *(style.last_bands for style in rasters._STYLES.values())):
         kept.clear()
     return pictures.png(sheet)
 
@@ -382,7 +382,7 @@ def test_a_picture_made_from_the_last_ones_bands_is_the_one_drawn_whole(bound, m
     picture drawn whole. So too when the places kept reach their bound and are
     forgotten (PLACEMENTS, here 60: every few moves)."""
     if bound:
-        monkeypatch.setattr(pictures, "PLACEMENTS", bound)
+        monkeypatch.setattr(rasters, "PLACEMENTS", bound)
     from pbem.engines.game import Game
     engine = ENGINES["onyx"]
     game = Game(engine, {"board": "12"}, ["alice", "bob"], seed="bands")

@@ -15,7 +15,7 @@ import pytest
 
 from databases import only_on
 from pbem.engines.base import CHANCE
-from pbem.mail import pictures
+from pbem.mail import pictures, rasters
 from pbem.vocabulary.words import named_view
 from pbem.play import Table
 from pbem.store import transaction
@@ -23,8 +23,8 @@ from test_web_browser import browser  # noqa: F401  (the fixture)
 from webgames import start
 
 pytestmark = only_on("sqlite")  # the browser's side: one database is enough
-# The picture's `sans-serif` (pictures.FONTS), named: Chromium's own may be another.
-FONT = pictures.FONTS["sans_serif_family"]
+# The picture's `sans-serif` (rasters.FONTS), named: Chromium's own may be another.
+FONT = rasters.FONTS["sans_serif_family"]
 
 MEASURE = """svg => {
     const box = svg.viewBox.baseVal;

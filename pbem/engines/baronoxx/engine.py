@@ -13,10 +13,11 @@ together) are the same lottery, and so a physical game can be transcribed as it 
 played. Cards that Variant 2 puts under a deck are public and drawn last (N6, N20); at a
 Variant 2 end the dealer shows the unseen cards still in decks (`left #2 ...`, N23).
 
-This module holds the engine: whom the game waits for, reading decisions, the rules,
-views. The state and its helpers are in pbem.engines.baronoxx.state, what the engine says
-to players (refusals, prompts) in pbem.engines.baronoxx.messages, the card table in
-pbem.engines.baronoxx.cards, the diagrams in pbem.engines.baronoxx.render.
+This module holds the engine: whom the game waits for, reading decisions, views. The
+rules that change the state are in pbem.engines.baronoxx.rules, the state and its helpers
+in pbem.engines.baronoxx.state, what the engine says to players (refusals, prompts) in
+pbem.engines.baronoxx.messages, the card table in pbem.engines.baronoxx.cards, the
+diagrams in pbem.engines.baronoxx.render.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ from notation.baronoxx import (NO_PREF, ROWS, NotationError, decision_text, pref
 from pbem.engines.base import (CHANCE, Engine, IllegalMove, InvalidMove, Option, Outcome,
                                move_text)
 from pbem.engines.core import change
-from pbem.engines.baronoxx.cards import MASK, penalty, takes_row
+from pbem.engines.baronoxx import rules
+from pbem.engines.baronoxx.cards import penalty
 from pbem.engines.baronoxx.messages import prompt, task_words, why_not
 from pbem.engines.baronoxx.state import (CHOOSE, DEAL, HAND, OVER, PLACE, PREFS, REVEAL,
-                                         Decisions, OxxState, new_game, pref_at, put,
+                                         Decisions, OxxState, new_game, pref_at,
                                          random_pref, to_lists, to_tuples, without)
 
 
@@ -65,14 +67,7 @@ class BaronOxx(Engine):
     # -- whom the game waits for --------------------------------------------------------
 
     def to_act(self, state: OxxState) -> frozenset[int]:
-        if state.phase in (DEAL, REVEAL):
-            return frozenset({CHANCE})
-        if state.phase == PLACE:
-            return frozenset({state.asked})
-        if state.phase == CHOOSE:
-            return frozenset(s for s, c in enumerate(state.chosen)
-                             if c is None and state.hands[s])
-        return frozenset()
+        return rules.to_act(state)
 
     def legal(self, state: OxxState, seat: int) -> Sequence:
         if seat == CHANCE or state.phase == OVER:
@@ -89,16 +84,8 @@ class BaronOxx(Engine):
         legal = self.legal(state, seat)
         return legal.one_of_each() if legal else []
 
-    def _dealer_task(self, state: OxxState) -> tuple:
-        if state.phase == REVEAL:
-            return ("left", next(s for s in range(state.players) if state.unknown[s]))
-        for seat in range(state.players):
-            if not state.hands[seat] and state.unknown[seat]:
-                return ("draw", seat)
-        return ("rows",)
-
     def deal(self, state: OxxState, rng: random.Random) -> tuple:
-        task = self._dealer_task(state)
+        task = rules.dealer_task(state)
         if task[0] == "rows":
             return ("rows", tuple(rng.sample(state.unseen, ROWS)))
         seat = task[1]
@@ -135,7 +122,7 @@ class BaronOxx(Engine):
         if state.phase not in (DEAL, REVEAL):
             raise IllegalMove("The dealer has nothing to deal now: the game waits for "
                               "the players.")
-        task = self._dealer_task(state)
+        task = rules.dealer_task(state)
         if read[0] != task[0] or (task[0] != "rows" and read[1] != task[1]):
             raise IllegalMove(f"The dealer's move now is {task_words(task)}.")
         cards = read[-1]
@@ -245,180 +232,17 @@ class BaronOxx(Engine):
             raise IllegalMove(why_not(self, state, seat, read))
         return decision_text(read)
 
-    # -- the rules ----------------------------------------------------------------------
+    # -- the rules (pbem.engines.baronoxx.rules) ----------------------------------------
 
     def apply(self, state: OxxState, seat: int, decision: tuple) -> OxxState:
-        kind = decision[0]
-        state = change(state, automatic=())
-        if kind == "play":
-            state = change(state, chosen=put(state.chosen, seat, decision[1:]))
-        elif kind == "pref":
-            state = change(state, standing=put(state.standing, seat, decision[1]))
-        elif kind == "row":
-            state = self._place(state, decision[1])
-        elif kind == "take":
-            state = self._rule3(state, decision[1])
-        else:
-            state = self._dealt(state, decision)
-        return self._settle(state)
-
-    def _dealt(self, state: OxxState, decision: tuple) -> OxxState:
-        kind, cards = decision[0], decision[-1] if decision[0] != "draw" else decision[2]
-        state = change(state, unseen=without(state.unseen, cards))
-        if kind == "rows":
-            return change(state, rows=tuple((c,) for c in cards))
-        seat = decision[1]
-        if kind == "left":  # shown at the end: now public cards of that deck
-            return change(state, unknown=put(state.unknown, seat, 0), bottoms=put(
-                state.bottoms, seat, cards + state.bottoms[seat]))
-        bottom = decision[3]
-        return change(
-            state, hands=put(state.hands, seat, tuple(sorted(cards + bottom))),
-            known=put(state.known, seat, bottom),
-            unknown=put(state.unknown, seat, state.unknown[seat] - len(cards)),
-            bottoms=put(state.bottoms, seat, state.bottoms[seat][len(bottom):]))
-
-    def _settle(self, state: OxxState) -> OxxState:
-        """Carry out everything that needs nobody's decision, up to the next one."""
-        while True:
-            if state.phase == CHOOSE and not self.to_act(state):
-                state = self._reveal(state)
-            elif state.phase == PLACE and not state.queue:
-                state = self._end_round(state)
-            elif state.phase == PLACE:
-                placed = self._place_by_itself(state)
-                if placed is None:
-                    return state
-                state = placed
-            elif state.phase == DEAL and self._dealer_task(state)[0] == "rows" \
-                    and state.rows:
-                state = self._after_deal(state)
-            elif state.phase == REVEAL and not any(state.unknown):
-                state = self._score(state)
-            else:
-                return state
-
-    def _reveal(self, state: OxxState) -> OxxState:
-        plays = sorted((c[0], seat, c[1]) for seat, c in enumerate(state.chosen) if c)
-        hands, known = list(state.hands), list(state.known)
-        for card, seat, _ in plays:
-            hands[seat] = without(hands[seat], (card,))
-            known[seat] = without(known[seat], (card,))
-        return change(state, phase=PLACE, round=state.round + 1, hands=tuple(hands),
-                       known=tuple(known), chosen=(None,) * state.players,
-                       queue=tuple(plays), revealed=tuple((c, s) for c, s, _ in plays),
-                       events=())
-
-    def _place_by_itself(self, state: OxxState) -> OxxState | None:
-        """N11, N13, N20: place the next card unless its player must decide."""
-        _, seat, pref = state.queue[0]
-        card, kind, options = state.waiting()
-        if kind == "row" and len(options) == 1:
-            state = change(state, automatic=state.automatic + ((seat, f"row {options[0] + 1}"),))
-            return self._place(state, options[0])
-        if kind == "take" and state.positive:
-            bottoms = put(state.bottoms, seat, state.bottoms[seat] + (card,))
-            return change(state, bottoms=bottoms, queue=state.queue[1:],
-                           automatic=state.automatic + ((seat, f"{card} under the deck"),),
-                           events=state.events + ((seat, card, -1, (), "under"),))
-        row = self.preferred(state, kind, options, card, (pref, state.standing[seat]))
-        if row is None:
-            return None
-        state = change(state, automatic=state.automatic + ((seat, f"{kind} {row + 1}"),))
-        return self._place(state, row) if kind == "row" else self._rule3(state, row)
-
-    def preferred(self, state: OxxState, kind: str, options: list[int], card: int,
-                  prefs) -> int | None:
-        """N13: the card's preference, then the standing one: a list, then low/high."""
-        for rows, takes, pick in prefs:
-            for row in rows if kind == "row" else takes:
-                if row in options:
-                    return row
-            if pick:
-                cost = {r: self.cost(state, kind, r, card) for r in options}
-                best = (min if pick == "low" else max)(cost.values())
-                return min(r for r in options if cost[r] == best)
-        return None
+        return rules.apply(state, seat, decision)
 
     def cost(self, state: OxxState, kind: str, row: int, card: int) -> int:
-        """The points a player takes now by placing in (or taking) a row."""
-        if kind == "take":
-            return penalty(state.rows[row])
-        return penalty(state.rows[row]) if takes_row(state.rows[row] + (card,),
-                                                     state.rule1) else 0
-
-    def _place(self, state: OxxState, r: int) -> OxxState:
-        card, seat, _ = state.queue[0]
-        row = state.rows[r] + (card,)
-        how = takes_row(row, state.rule1)
-        taken = row[:-1] if how else ()
-        after = change(state, rows=put(state.rows, r, (card,) if how else row),
-                        piles=put(state.piles, seat, state.piles[seat] + taken),
-                        queue=state.queue[1:], events=state.events + (
-                            (seat, card, r, taken, f"rule {how}" if how else "row"),))
-        if not after.hands[seat] and not after.deck_size(seat):
-            after = change(after, finished=True)
-        return after
-
-    def _rule3(self, state: OxxState, r: int) -> OxxState:
-        card, seat, _ = state.queue[0]
-        taken = state.rows[r]
-        return change(state, rows=put(state.rows, r, (card,)),
-                       piles=put(state.piles, seat, state.piles[seat] + taken),
-                       queue=state.queue[1:],
-                       events=state.events + ((seat, card, r, taken, "rule 3"),))
-
-    def _end_round(self, state: OxxState) -> OxxState:
-        """N5, N17, N21: end the game, or refill the empty hands."""
-        holding = any(state.hands[s] or state.deck_size(s) for s in range(state.players))
-        if (state.positive and state.finished) or not holding:
-            return self._end_game(state)
-        hands, known, bottoms = list(state.hands), list(state.known), list(state.bottoms)
-        for seat in range(state.players):  # a deck of public cards draws by itself
-            if not hands[seat] and not state.unknown[seat]:
-                drawn = bottoms[seat][:HAND]
-                hands[seat], known[seat] = tuple(sorted(drawn)), drawn
-                bottoms[seat] = bottoms[seat][HAND:]
-        return change(state, phase=DEAL, hands=tuple(hands), known=tuple(known),
-                       bottoms=tuple(bottoms))
-
-    def _after_deal(self, state: OxxState) -> OxxState:
-        if state.positive and self._deadlocked(state):
-            return self._end_game(state)
-        return change(state, phase=CHOOSE)
-
-    def _deadlocked(self, state: OxxState) -> bool:
-        """N22: nothing anyone holds could ever be placed. Unseen deck cards are not
-        named yet, so while there are any, every unseen card counts as one of them: the
-        game then ends a few idle rounds later, with the same score."""
-        cards = [c for s in range(state.players) for c in state.hands[s] + state.bottoms[s]]
-        if any(state.unknown):
-            cards += state.unseen
-        ends = 0
-        for row in state.rows:
-            ends |= MASK[row[-1]]
-        return not any(MASK[c] & ends for c in cards)
-
-    def _end_game(self, state: OxxState) -> OxxState:
-        """The dealer shows the unseen cards left in decks (Variant 2), then scores."""
-        return change(state, phase=REVEAL)
-
-    def scores(self, state: OxxState) -> list[int]:
-        """N17, N23: this game's points so far (Variant 2: minus the cards still held)."""
-        points = [penalty(pile) for pile in state.piles]
-        if state.positive:
-            points = [p - penalty(state.hands[s] + state.bottoms[s])
-                      for s, p in enumerate(points)]
-        return points
-
-    def _score(self, state: OxxState) -> OxxState:
-        state = change(state, results=state.results + (tuple(self.scores(state)),))
-        if state.game < state.games:
-            return new_game(state, state.game + 1)
-        return change(state, phase=OVER)
+        """rules.cost, for the prompts (messages) and the bots."""
+        return rules.cost(state, kind, row, card)
 
     def totals(self, state: OxxState) -> list[int]:
-        return [sum(game[s] for game in state.results) for s in range(state.players)]
+        return rules.totals(state)
 
     def outcome(self, state: OxxState) -> Outcome | None:
         if state.phase != OVER:
@@ -439,7 +263,7 @@ class BaronOxx(Engine):
         pick = "high" if state.positive else "low"
         if seat == state.asked:
             card, kind, options = state.waiting()
-            return (kind, self.preferred(state, kind, options, card, [((), (), pick)]))
+            return (kind, rules.preferred(state, kind, options, card, [((), (), pick)]))
         return ("play", state.hands[seat][0], ((), (), pick))
 
     def random_decision(self, state: OxxState, seat: int, rng: random.Random) -> tuple:
@@ -481,7 +305,7 @@ class BaronOxx(Engine):
             # two names: the bullheads in each Oxx pile, public all game; the score of
             # this game, known at its end (Variant 2: less the bullheads still held)
             "bullheads": [penalty(p) for p in state.piles],
-            "score": self.scores(state) if over else None,
+            "score": rules.scores(state) if over else None,
             "automatic": [{"seat": s, "text": t} for s, t in state.automatic],
             "hand_sizes": [len(hand) for hand in state.hands],
             "deck_sizes": [state.deck_size(s) for s in range(state.players)],

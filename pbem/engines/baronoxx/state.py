@@ -2,8 +2,9 @@
 
 `OxxState` is one moment of a match; `Decisions` lists a seat's legal decisions lazily,
 preferences included (N13); the rest are small helpers on tuples and snapshots. The rules
-that change the state are in pbem.engines.baronoxx.engine (the engine), what it says to players
-in pbem.engines.baronoxx.messages, the card table in pbem.engines.baronoxx.cards.
+that change the state are in pbem.engines.baronoxx.rules, the engine in
+pbem.engines.baronoxx.engine, what it says to players in pbem.engines.baronoxx.messages, the
+card table in pbem.engines.baronoxx.cards.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ class Board:
         # Per corner point: the midpoints of the squares it is a corner of (at most two).
         self.midpoints_of = tuple(tuple(mid for mid, _, _, _ in squares)
                                   for squares in self.capture_squares)
-        # For `_free_points`: each midpoint's lower-left corner, gathered at once.
+        # For moves.free_points: each midpoint's lower-left corner, gathered at once.
         self.lower_lefts = itemgetter(*(ll for ll, _, _, _ in self.mid_corners))
         # Which edges a stone on a point touches: bit 1 the low edge, bit 2 the high one.
         self.edges = {BLACK: [0] * self.points, WHITE: [0] * self.points}

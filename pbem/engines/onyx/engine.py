@@ -5,16 +5,11 @@ Stones never change colour, so the state speaks in colours and maps seats to col
 through `swapped`. Decisions are point indices (corner points first, then midpoints)
 or SWAP.
 
-Speed: a state holds no history, and each colour's chains live in a union-find with the
-edges each chain touches, so a move costs the same at ply 300 as at ply 10. A capture
-removes stones, which a union-find cannot undo; only the chains that lost stones are
-relabelled then.
-
-`legal` builds its list from the board once (all in C, see `_free_points`) and keeps it
-in the state (`moves`); `apply` then derives the next state's list from it, editing only
-around the placed stone and the captured ones, so a caller that lists the moves every
-ply (a uniform choice from `legal`) pays for a copy, not a scan. A state never asked for
-its moves (random_decision playouts, a loaded snapshot) carries none and pays nothing.
+This module holds the engine: reading and writing moves, playing them, views, snapshots
+and records. The state and the union-find of its chains are in pbem.engines.onyx.state
+(why a move costs the same at any ply), the free points and captures in
+pbem.engines.onyx.moves (why listing them every ply costs a copy), the board's geometry
+in pbem.engines.onyx.board, the diagrams in pbem.engines.onyx.render.
 """
 
 from __future__ import annotations
@@ -23,126 +18,24 @@ import base64
 import random
 import sys
 from array import array
-from bisect import bisect_left
-from dataclasses import dataclass
 from itertools import compress
 
 from notation.onyx import NotationError, point_name, read_move
 from pbem.engines.base import (Engine, IllegalMove, InvalidMove, Option, OptionError,
                                Outcome, move_text)
-from pbem.engines.onyx.board import BLACK, EMPTY, WHITE, Board, board_of
+from pbem.engines.onyx.board import BLACK, EMPTY, WHITE, board_of
+from pbem.engines.onyx.moves import captures, free_points, midpoint_free, moves_after
+from pbem.engines.onyx.state import (SWAP, OnyxState, find, relabel_after_capture,
+                                     with_chains)
 
 COLOUR_NAMES = {BLACK: "black", WHITE: "white"}
-SWAP = -1
 BOTH_EDGES = 3
 SEAT_SETS = (frozenset((0,)), frozenset((1,)))  # what to_act returns, made once
-FREE = bytes([1] + [0] * 255)
 IS_BLACK, IS_WHITE = (bytes(int(b == colour) for b in range(256)) for colour in (BLACK, WHITE))
 COLOURS = {name: colour for colour, name in COLOUR_NAMES.items()}
 CELL_TEXT, TEXT_CELL = bytes.maketrans(b"\0\1\2", b".bw"), bytes.maketrans(b".bw", b"\0\1\2")
 REACH_TEXT, TEXT_REACH = (bytes.maketrans(b"\0\1\2\3", b"0123"),
-                          bytes.maketrans(b"0123", b"\0\1\2\3"))  # bytes.translate: 1 where a point is empty, else 0
-
-
-# -- state -------------------------------------------------------------------------------
-
-@dataclass(eq=False)
-class OnyxState:
-    """A position. `parent`/`reach` are a union-find over stones, rebuilt from `cells`.
-
-    All three are flat arrays (bytes; unsigned shorts for `parent`) rather than lists, so
-    copying one for the next state is a memory copy whose cost does not depend on what
-    the game has done so far.
-    """
-
-    size: int
-    cells: bytearray
-    to_move: int
-    swapped: bool
-    plies: int
-    winner: int
-    last: tuple[int, tuple[int, ...]] | None  # (point or SWAP, captured points)
-    parent: array  # of unsigned shorts: the chain's parent point
-    reach: bytearray  # at a chain's root: the edges it touches
-    # The free points in index order (legal's list without swap), once `legal` has been
-    # asked; `apply` derives the next state's from it. Never changed once set.
-    moves: list[int] | None = None
-
-    @property
-    def players(self) -> int:
-        return 2
-
-    def seat_of(self, colour: int) -> int:
-        return int((colour == BLACK) == self.swapped)
-
-    def colour_of(self, seat: int) -> int:
-        return BLACK if (seat == 0) != self.swapped else WHITE
-
-
-def _find(parent: array, p: int) -> int:
-    while parent[p] != p:
-        parent[p] = parent[parent[p]]
-        p = parent[p]
-    return p
-
-
-def _join(parent: array, reach: bytearray, a: int, b: int) -> None:
-    ra, rb = _find(parent, a), _find(parent, b)
-    if ra != rb:
-        parent[rb] = ra
-        reach[ra] |= reach[rb]
-
-
-def _rebuild_chains(board: Board, cells: bytearray, parent: array, reach: bytearray,
-                    colour: int) -> None:
-    edges, neighbours = board.edges[colour], board.neighbours
-    stones = [p for p in range(board.points) if cells[p] == colour]
-    for p in stones:
-        parent[p] = p
-        reach[p] = edges[p]
-    for p in stones:
-        for q in neighbours[p]:
-            if q > p and cells[q] == colour:
-                _join(parent, reach, p, q)
-
-
-def _relabel_after_capture(board: Board, cells: bytearray, parent: array,
-                           reach: bytearray, removed: list[int], colour: int) -> None:
-    """Rebuild the chains of `colour` that lost stones, and only those.
-
-    A union-find cannot split a chain; but every piece left of a broken chain touches a
-    removed stone, so a flood from those neighbours relabels exactly the pieces.
-    """
-    edges, neighbours = board.edges[colour], board.neighbours
-    done: set[int] = set()
-    for gone in removed:
-        for start in neighbours[gone]:
-            if cells[start] != colour or start in done:
-                continue
-            piece, mask = [start], 0
-            done.add(start)
-            for p in piece:  # grows while it is walked: a breadth-first flood
-                mask |= edges[p]
-                for q in neighbours[p]:
-                    if cells[q] == colour and q not in done:
-                        done.add(q)
-                        piece.append(q)
-            for p in piece:
-                parent[p] = start
-            reach[start] = mask
-
-
-def _captures(board: Board, cells: bytearray, point: int, colour: int) -> list[int]:
-    """The stones a stone of `colour` on `point` would capture (O7)."""
-    if point >= board.corners:
-        return []
-    other = BLACK + WHITE - colour
-    captured: list[int] = []
-    for mid, opposite, side1, side2 in board.capture_squares[point]:
-        if (not cells[mid] and cells[opposite] == colour
-                and cells[side1] == other and cells[side2] == other):
-            captured += (side1, side2)
-    return captured
+                          bytes.maketrans(b"0123", b"\0\1\2\3"))
 
 
 def _written(state: OnyxState, point: int, captured) -> str:
@@ -150,59 +43,6 @@ def _written(state: OnyxState, point: int, captured) -> str:
     if point == SWAP:
         return "swap"
     return board_of(state.size).names[point] + "*" * (len(captured) // 2)
-
-
-def _midpoint_free(board: Board, cells: bytearray, point: int) -> bool:
-    a, b, c, d = board.mid_corners[point - board.corners]
-    return not (cells[a] or cells[b] or cells[c] or cells[d])
-
-
-def _free_points(board: Board, cells: bytearray) -> list[int]:
-    """Every point a stone may go on now (O6), in index order: the plain computation."""
-    corners, points = board.corners, board.points
-    moves = list(compress(range(corners), cells[:corners].translate(FREE)))
-    if points > corners:
-        # A midpoint is free when it and the four corners of its square are: the
-        # corners as one integer, a byte a point, OR-ed with itself shifted by a
-        # column, a row and both puts at each corner the stones of the square it is
-        # the lower left of; one gather then reads those of the midpoints' squares.
-        # All in C: the point-by-point test was most of a random playout.
-        grid, n = int.from_bytes(cells[:corners], "little"), 8 * board.size
-        grid |= grid >> 8
-        grid |= grid >> n
-        squares = bytes(board.lower_lefts(grid.to_bytes(corners, "little")))
-        taken = int.from_bytes(squares, "little") | int.from_bytes(cells[corners:], "little")
-        moves += compress(range(corners, points),
-                          taken.to_bytes(points - corners, "little").translate(FREE))
-    return moves
-
-
-def _moves_after(board: Board, cells: bytearray, moves: list[int], point: int,
-                 captured: list[int]) -> list[int] | None:
-    """The free points once a stone is on `point` and `captured` are gone (`cells` is
-    the board after), from `moves`, those before: only what is around them changes.
-    None when `point` was not free (no list to derive from; `legal` builds one)."""
-    moves = moves[:]
-    i = bisect_left(moves, point)
-    if i == len(moves) or moves[i] != point:
-        return None
-    del moves[i]
-    if point >= board.corners:
-        return moves  # a midpoint blocks nothing: its corners may be filled later
-    midpoints_of = board.midpoints_of
-    for mid in midpoints_of[point]:  # a stone on a corner blocks its squares' midpoints
-        i = bisect_left(moves, mid, i)
-        if i < len(moves) and moves[i] == mid:
-            del moves[i]
-    for gone in captured:
-        moves.insert(bisect_left(moves, gone), gone)
-    for gone in captured:  # a midpoint whose square has emptied is free again
-        for mid in midpoints_of[gone]:
-            if not cells[mid] and _midpoint_free(board, cells, mid):
-                i = bisect_left(moves, mid)
-                if i == len(moves) or moves[i] != mid:
-                    moves.insert(i, mid)
-    return moves
 
 
 # -- the engine --------------------------------------------------------------------------
@@ -241,16 +81,8 @@ class Onyx(Engine):
             for colour, points in board.standard_setup().items():
                 for p in points:
                     cells[p] = colour
-        return self._with_chains(OnyxState(board.size, cells, BLACK, False, 0, EMPTY,
-                                           None, [], []))
-
-    def _with_chains(self, state: OnyxState) -> OnyxState:
-        board = board_of(state.size)
-        state.parent = array("H", range(board.points))
-        state.reach = bytearray(board.points)
-        for colour in (BLACK, WHITE):
-            _rebuild_chains(board, state.cells, state.parent, state.reach, colour)
-        return state
+        return with_chains(OnyxState(board.size, cells, BLACK, False, 0, EMPTY,
+                                     None, [], []))
 
     def to_act(self, state: OnyxState) -> frozenset[int]:
         if state.winner:
@@ -261,7 +93,7 @@ class Onyx(Engine):
         if state.winner or seat != state.seat_of(state.to_move):
             return []
         if state.moves is None:
-            state.moves = _free_points(board_of(state.size), state.cells)
+            state.moves = free_points(board_of(state.size), state.cells)
         moves = state.moves[:]  # the caller's own: the state's list is never changed
         if state.plies == 1:
             moves.append(SWAP)
@@ -298,7 +130,7 @@ class Onyx(Engine):
             p = rng.randrange(candidates)
             if p == board.points:
                 return SWAP
-            if not cells[p] and (p < board.corners or _midpoint_free(board, cells, p)):
+            if not cells[p] and (p < board.corners or midpoint_free(board, cells, p)):
                 return p
         return rng.choice(self.legal(state, seat))
 
@@ -319,7 +151,7 @@ class Onyx(Engine):
         if state.cells[point]:
             raise IllegalMove(f"{name} is taken (a {COLOUR_NAMES[state.cells[point]]} "
                               f"stone).{self._free_near(state, point)}")
-        if point >= board.corners and not _midpoint_free(board, state.cells, point):
+        if point >= board.corners and not midpoint_free(board, state.cells, point):
             taken = [board.names[c] for c in board.mid_corners[point - board.corners]
                      if state.cells[c]]
             raise IllegalMove(f"{name} cannot be taken: a midpoint needs all four corners "
@@ -341,7 +173,7 @@ class Onyx(Engine):
         if marks is None:
             return
         board = board_of(state.size)
-        captured = _captures(board, state.cells, point, state.to_move)
+        captured = captures(board, state.cells, point, state.to_move)
         pairs = len(captured) // 2
         if marks != pairs:
             name = board.names[point]
@@ -356,15 +188,15 @@ class Onyx(Engine):
     def _free_near(self, state: OnyxState, point: int) -> str:
         board = board_of(state.size)
         free = [board.names[q] for q in board.neighbours[point] if not state.cells[q]
-                and (q < board.corners or _midpoint_free(board, state.cells, q))]
+                and (q < board.corners or midpoint_free(board, state.cells, q))]
         return f" Free points next to it: {', '.join(free)}." if free else ""
 
     def notation(self, state: OnyxState, seat: int, decision: int) -> str:
         if decision == SWAP:
             return _written(state, SWAP, ())
         board = board_of(state.size)
-        return _written(state, decision, _captures(board, state.cells, decision,
-                                                   state.to_move))
+        return _written(state, decision, captures(board, state.cells, decision,
+                                                  state.to_move))
 
     def apply(self, state: OnyxState, seat: int, decision: int) -> OnyxState:
         if decision == SWAP:
@@ -373,7 +205,7 @@ class Onyx(Engine):
         board, colour = board_of(state.size), state.to_move
         cells, parent, reach = bytearray(state.cells), array("H", state.parent), \
             bytearray(state.reach)
-        captured = _captures(board, cells, decision, colour)
+        captured = captures(board, cells, decision, colour)
         cells[decision] = colour
         for p in captured:
             cells[p] = EMPTY
@@ -381,17 +213,17 @@ class Onyx(Engine):
         parent[decision], mask = decision, board.edges[colour][decision]
         for q in board.neighbours[decision]:
             if cells[q] == colour:
-                root = _find(parent, q)
+                root = find(parent, q)
                 if root != decision:
                     parent[root] = decision
                     mask |= reach[root]
         reach[decision] = mask
         if captured:
-            _relabel_after_capture(board, cells, parent, reach, captured,
-                                   BLACK + WHITE - colour)
+            relabel_after_capture(board, cells, parent, reach, captured,
+                                  BLACK + WHITE - colour)
         winner = colour if mask == BOTH_EDGES else EMPTY
         moves = None if state.moves is None or winner else \
-            _moves_after(board, cells, state.moves, decision, captured)
+            moves_after(board, cells, state.moves, decision, captured)
         return OnyxState(state.size, cells, BLACK + WHITE - colour, state.swapped,
                          state.plies + 1, winner, (decision, tuple(captured)), parent, reach,
                          moves)
@@ -456,7 +288,7 @@ class Onyx(Engine):
                           data["plies"], COLOURS.get(data["winner"], EMPTY),
                           None if last is None else (last[0], tuple(last[1])), [], [])
         if "chains" not in data:  # a snapshot from before the chains were kept
-            return self._with_chains(state)
+            return with_chains(state)
         state.parent = array("H", base64.b64decode(data["chains"]))
         if sys.byteorder == "big":
             state.parent.byteswap()
