@@ -22,7 +22,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from mailservers import free_port, listening, tail, terminate, wait_for
+from loopback_services import free_port, listening, tail, terminate, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "deploy" / "nginx" / "pbem.conf"

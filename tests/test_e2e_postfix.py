@@ -8,9 +8,9 @@ in the middle of a game: Postfix must keep the move sent meanwhile and hand it o
 the restart, and in the end every mail pbem sent has arrived exactly once. The pipe
 alternative (`pbem ingest` run by Postfix) and the web unit (gunicorn) are run too.
 
-Everything runs on loopback in a scratch directory (tests/mailservers.py); Postfix
-delivers nowhere but the two test domains. Servers that cannot start fail the test with
-their log.
+Everything runs on loopback in a scratch directory (tests/loopback_services.py and the
+servers beside it); Postfix delivers nowhere but the two test domains. Servers that
+cannot start fail the test with their log.
 """
 
 import email
@@ -31,10 +31,14 @@ from pathlib import Path
 import pytest
 
 from databases import POSTGRES, empty_postgres
-from mailservers import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, REPO, Dovecot, LoopbackDNS,
-                         MailPlayer, OpenDMARC, PbemService, Postfix, Site, body, free_port,
-                         give_to_service_user, install_pbem, lmtp_transport, pipe_main_cf,
-                         pipe_transport, players_transport, scratch_directory, wait_for)
+from deployed_pbem import PbemService, Site, install_pbem
+from dovecot_server import Dovecot
+from loopback_services import (DEPLOY, PBEM_DOMAIN, PLAYERS_DOMAIN, REPO, free_port,
+                               give_to_service_user, scratch_directory, wait_for)
+from mail_player import MailPlayer, body
+from postfix_server import (Postfix, lmtp_transport, pipe_main_cf, pipe_transport,
+                            players_transport)
+from sender_checks import LoopbackDNS, OpenDMARC
 
 ALICE, BOB = f"alice@{PLAYERS_DOMAIN}", f"bob@{PLAYERS_DOMAIN}"
 

@@ -1,4 +1,5 @@
-"""IMAP polling: pbem reads its mail from a mailbox on a real Dovecot (tests/mailservers.py).
+"""IMAP polling: pbem reads its mail from a mailbox on a real Dovecot
+(tests/dovecot_server.py).
 
 Mail is put into pbem's mailbox the way a provider's MX does it, over LMTP; one poll
 hands it to the pipeline, which plays the move, and then removes it from the mailbox.
@@ -11,7 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from mailservers import PASSWORD, Dovecot, scratch_directory
+from dovecot_server import PASSWORD, Dovecot
+from loopback_services import scratch_directory
 from pbem.intake.imap import poll_mailbox
 from pbem.policy.delivery import deliver_due
 from pbem.scheduler import IMAP_JOB, Scheduler

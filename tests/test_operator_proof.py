@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from mailservers import listening, terminate, wait_for
+from loopback_services import listening, terminate, wait_for
 from pbem.config import Config
 from shipped_nginx import MONITOR, Nginx, ask
 from test_health import start_gunicorn, stop

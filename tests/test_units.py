@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from mailservers import (DEPLOY, PbemService, Site, free_port, give_to_service_user,
-                         install_pbem, scratch_directory)
+from deployed_pbem import PbemService, Site, install_pbem
+from loopback_services import DEPLOY, free_port, give_to_service_user, scratch_directory
 
 UNITS = sorted(path.name for path in (DEPLOY / "systemd").glob("*.service"))
 
@@ -81,7 +81,7 @@ def test_the_harness_gives_environment_files_the_last_word_as_systemd_does(tmp_p
     """systemd.exec(5): EnvironmentFile= overrides Environment= (a drop-in's too), later
     files override earlier ones, and a "-" file may be missing. The worker@ unit relies
     on it (its instance file after pbem.env); the harness must read units the same way."""
-    from mailservers import read_unit
+    from deployed_pbem import read_unit
     (tmp_path / "site.env").write_text("PBEM_A=file\nPBEM_B=site\n")
     (tmp_path / "own.env").write_text("PBEM_B='own'\n")
     service = PbemService.__new__(PbemService)
