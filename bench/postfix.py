@@ -2,9 +2,9 @@
 
     sudo .venv/bin/python -m bench.postfix [--games 16] [--moves 20]
 
-The deployment of the end-to-end tests (tests/mailservers.py: Postfix configured from
-deploy/, `pbem worker` started from its systemd unit as an unprivileged user): players
-send each move over SMTP to Postfix, which hands it to pbem over LMTP; pbem plays it and
+The deployment of the end-to-end tests (tests/postfix_server.py, tests/deployed_pbem.py:
+Postfix configured from deploy/, `pbem worker` started from its systemd unit as an
+unprivileged user): players send each move over SMTP to Postfix, which hands it to pbem over LMTP; pbem plays it and
 sends its mail back through Postfix, which relays the players' mail to a sink in this
 process. A move's latency runs from the player's SMTP send until the opponent's mail
 saying it is their turn arrives at the sink: both MTA hops, the pipeline, the store and
@@ -38,9 +38,10 @@ from aiosmtpd.controller import Controller
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from mailservers import (PBEM_DOMAIN, PLAYERS_DOMAIN, PbemService, Postfix,  # noqa: E402
-                         Site, free_port, give_to_service_user, install_pbem,
-                         scratch_directory)
+from deployed_pbem import PbemService, Site, install_pbem  # noqa: E402
+from loopback_services import (PBEM_DOMAIN, PLAYERS_DOMAIN, free_port,  # noqa: E402
+                               give_to_service_user, scratch_directory)
+from postfix_server import Postfix  # noqa: E402
 from bench import emptied_postgres  # noqa: E402
 from pbem.engines import ENGINES  # noqa: E402
 from pbem.engines.game import selfplay  # noqa: E402
