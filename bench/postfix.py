@@ -4,12 +4,12 @@
 
 The deployment of the end-to-end tests (tests/postfix_server.py, tests/deployed_pbem.py:
 Postfix configured from deploy/, `pbem worker` started from its systemd unit as an
-unprivileged user): players send each move over SMTP to Postfix, which hands it to
-pbem over LMTP; pbem plays it and sends its mail back through Postfix, which relays the
+unprivileged user): players send each move over SMTP to Postfix, which hands it to pbem
+over LMTP; pbem plays it and sends its mail back through Postfix, which relays the
 players' mail to a sink in this process. A move's latency runs from the player's SMTP
 send until the opponent's mail saying it is their turn arrives at the sink: both MTA
-hops, the pipeline, the store and the outbox. Many games run at once (one thread each, a move at a time per game), so
-moves/s is the server's throughput under that load.
+hops, the pipeline, the store and the outbox. Many games run at once (one thread each, a
+move at a time per game), so moves/s is the server's throughput under that load.
 
 Two set-ups: one worker on a SQLite file, and two workers on one PostgreSQL database
 with Postfix sharing the games between them. PostgreSQL is
