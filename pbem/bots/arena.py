@@ -25,6 +25,10 @@ HEURISTIC = "heuristic"
 MIXED = "mixed"
 STYLE = "style:"
 Z95 = 1.96
+#: A game longer than this many decisions scores every seat its fair share: Gem Forge's
+#: habit, and styles made of it, can go round in circles at a table of their own (each
+#: draws a card and drops one, none taking the mine's front gem that none can use).
+GAME_CAP = 5000
 
 
 @dataclass
@@ -81,6 +85,8 @@ def play_game(engine: Engine, options: dict, seats: list[str], seed: str,
         acting = engine.to_act(state)
         if not acting:
             break
+        if ply >= GAME_CAP:  # a table of habits going round in circles: nobody wins
+            return [1.0 / len(seats)] * len(seats)
         seat = min(acting)
         if seat == CHANCE:
             decision = engine.deal(state, rng)
