@@ -81,7 +81,7 @@ def play(engine: Engine, world: State, seat: int, rng: random.Random, name: str,
     for `careless`) a random legal one. The dealer deals."""
     if seat == CHANCE:
         return engine.deal(world, rng)
-    if name == CARELESS_NAME:
+    if name == CARELESS_NAME and engine.id != "baronoxx":  # 6 nimmt!'s slips its own
         epsilon = max(epsilon, CARELESS)
     if rng.random() < epsilon:  # drawn even at 0, as the habit's playouts always drew
         return engine.random_decision(world, seat, rng)
