@@ -95,7 +95,9 @@ def test_the_counter_counts_only_cards_its_seat_has_not_seen():
     assert len({bytes(found) for found in live}) == 1
     assert not live[0][35] and not live[0][30] and live[0][14] and live[0][11]
     table = oxx_playout.Table(state.rows, True)
-    assert Counter.risk(table, 60, [11, 60], live[0], 3, 8)[0] > 0
+    unseen = [x for x in range(1, 111) if live[0][x] and x not in (11, 60)]
+    assert unseen == [14, 18, 19, 20, 21, 32, 33, 34]
+    assert Counter.risk(table, 60, unseen, 3)[0] > 0 == Counter.risk(table, 11, unseen, 3)[0]
 
 
 def test_the_careless_style_slips_about_one_time_in_three():

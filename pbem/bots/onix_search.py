@@ -15,7 +15,9 @@ once and kept the luckiest. Here instead:
 - a playout ends after the bot's turn, one turn of each other seat and the bot's next
   turn (or at the end of the game), and is scored by the expected final Hoards of each
   seat (pbem.bots.onix_evaluation, fitted on self-play of the habit): a short playout
-  is ~4× cheaper and far less noisy than one to the end.
+  is ~4× cheaper and far less noisy than one to the end;
+- in each sampled world every other seat plays a style drawn from Onix's family
+  (pbem.bots.styles), the bot's seat the habit.
 
 The reward is the bot's expected Hoard against the best other seat's and the others'
 mean, half each, and, for a game that ended in the playout, its share of the win.

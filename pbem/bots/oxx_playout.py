@@ -3,11 +3,12 @@ heuristic habit (pbem.bots.heuristic.baronoxx), with a little randomness, on pla
 
 The engine's states are immutable and carry what a table needs (events, preferences,
 what was automatic); a playout needs none of it. Here a row is a list of cards with its
-bullheads per colour and its penalty kept as it grows, and every seat plays the habit:
-the card whose placement costs least against the rows as they are (ties: the one that
-leaves its row farthest from being taken), and when asked the cheapest row. With
-probability `epsilon` a seat plays a random hand card, or puts its card in a random row
-it fits: the search's opponents are people, not copies of the habit. About 25 times as
+bullheads per colour and its penalty kept as it grows, and every seat plays the habit
+(or the style the search drew for it, pbem.bots.styles_oxx): the card whose placement
+costs least against the rows as they are (ties: the one that leaves its row farthest
+from being taken), and when asked the cheapest row. With probability `epsilon` a seat
+plays a random hand card, or puts its card in a random row it fits: the search's
+opponents are people, not copies of the habit. About 25 times as
 fast as the engine's own playouts with the same habit (bench/README.md).
 
 It starts from any state of the engine's base game or Variant 1 (`fits`); Variant 2's

@@ -4,10 +4,13 @@ Each iteration samples a world the bot cannot tell from the real one,
 `engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
 turn of several decisions is a path in the tree), then plays the game out and backs up
 what it was worth to the bot: half its share of the win (`outcome`), half the share of
-the others it beat (`ranked_reward`). In the playout every seat plays the heuristic
-habit (pbem.bots.heuristic) with a random decision now and then, through the engine's
-own rules (the dealer's `deal`); random players take rows and gems no person would, so
-random playouts rank the bot's moves by a game nobody plays. The habit's choice is also
+the others it beat (`ranked_reward`). In the playout the bot's seat plays the heuristic
+habit (pbem.bots.heuristic) and every other seat a style drawn for that world from the
+game's family (pbem.bots.styles: the habit, or a rule that punishes another assumption),
+each with a random decision now and then, through the engine's own rules (the dealer's
+`deal`): random players take rows and gems no person would, so random playouts rank the
+bot's moves by a game nobody plays, and one habit at every seat by a game against
+players who all think alike. The habit's choice is also
 tried first in the tree (progressive bias). Children are keyed by the canonical notation
 of a decision and selected by UCB among those available in the sampled world
 (Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are

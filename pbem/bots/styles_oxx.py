@@ -74,23 +74,27 @@ class Counter(Habit):
             return hand[0]
         if rng.random() < epsilon:
             return hand[rng.randrange(len(hand))]
-        unseen = sum(live) - len(hand)
-        return min(hand, key=lambda c: self.risk(table, c, hand, live, players, unseen))
+        unseen = [x for x in range(1, 111) if live[x] and x not in hand]
+        return min(hand, key=lambda c: self.risk(table, c, unseen, players))
 
     @staticmethod
-    def risk(table: Table, card: int, hand, live, players: int, unseen: int) -> tuple:
+    def risk(table: Table, card: int, unseen: list[int], players: int) -> tuple:
         """(points expected, room left after the expected cards, the card): less is
-        better."""
+        better. `unseen`: the cards the seat has not seen, in order."""
         kind, rows = table.options(card)
         best = None
         for r in rows:
             points, closeness = table.cost(kind, r, card)
             expected = 0.0
-            if kind == "row" and not points and unseen > 0:
+            if kind == "row" and not points and unseen:
                 end = MASKS[table.cards[r][-1]]
-                below = sum(1 for x in range(1, card) if live[x] and x not in hand
-                            and MASKS[x] & end)
-                expected = (players - 1) * below / unseen
+                below = 0
+                for x in unseen:
+                    if x >= card:
+                        break
+                    if MASKS[x] & end:
+                        below += 1
+                expected = (players - 1) * below / len(unseen)
                 if expected >= -closeness:  # the others fill the row before this card
                     points = table.penalty[r] + PENALTY[card]
             key = (points, closeness + expected, card)
