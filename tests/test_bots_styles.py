@@ -17,7 +17,7 @@ from pbem.engines import ENGINES
 from onix_position import ENGINE as ONIX, play as onix_play, position as onix_position
 from test_baronoxx import OXX, position as oxx_position, round_of
 from test_bots import random_positions
-from test_bots_heuristic import ONIX_TABLE
+from test_bots_heuristic import NO_COMPLETION, ONIX_TABLE
 from test_gemforge import GF, MARKET, position as gem_position
 
 
@@ -147,12 +147,7 @@ def test_the_spiteful_style_destroys_the_leader_s_collection():
 
 
 def test_the_spiteful_style_takes_a_gem_that_harms():
-    state = onix_position("""
-        piles: A=[O D S] B=[S X O] C=[X D O] D=[O S D] E=[S O D]
-        P1: 1=[S] 2=[S D]
-        P2: 1=[O] 2=[X]
-        turn: P1  step: take
-    """)
+    state = onix_position(NO_COMPLETION)  # the habit takes the Hoard gem
     assert onix_text(state, "habit") == "take S A"
     assert onix_text(state, "spiteful").startswith("take D ")
 
