@@ -1,7 +1,10 @@
 """Bot strength and cost: win shares with 95% confidence intervals, CPU per decision.
 
-    .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against random|heuristic]
+    .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against WHO]
                                    [--level LEVEL] [--players N] [--log FILE] [--first K]
+
+WHO: random, heuristic, a style (dumper, keeper, counter, careless, grabber, hoarder,
+spiteful, drawer, miner), mixed, or styles (each style of the game alone, then mixed).
 
 Strength (pbem.bots.arena: contestants rotate through the seats, so each plays every
 seat and colour equally often; Onyx bots take or refuse the swap themselves):
@@ -12,6 +15,10 @@ seat and colour equally often; Onyx bots take or refuse the swap themselves):
 - each card game, `--against heuristic`: one bot of each level among heuristic players
   (pbem.bots.heuristic, the plain habit of a careful person) at 3 players and at the
   most (6 nimmt! also at 5), against its fair share.
+- each card game, `--against STYLE|mixed|styles`: one hard and one normal bot (or
+  `--level`) among players of one style of the game's family (pbem.bots.styles), or a
+  mixed table of them (the family in turn, a different mix each game), at 3 players and
+  at the most, against its fair share.
 Cost: CPU seconds per decision of each level (time.process_time, p50 and p99) over the
 decisions of the games played, and the peak memory of one decision (tracemalloc).
 
@@ -32,6 +39,7 @@ import tracemalloc
 
 from pbem.bots import LEVELS, decide
 from pbem.bots.arena import Standing, arena, summary
+from pbem.bots.styles import FAMILIES, NAMES
 from pbem.engines import ENGINES
 from pbem.engines.base import CHANCE
 
@@ -39,12 +47,35 @@ ONYX_MATCHES = [["bot:hard", "random"], ["bot:hard", "bot:easy"], ["bot:normal",
 CARD_GAMES = {"onix": (3, 6), "baronoxx": (3, 10), "gemforge": (3, 4)}
 #: Against heuristic players: 3 and the most players, and 6 nimmt! also at 5.
 AGAINST_HEURISTIC = {"onix": (3, 6), "baronoxx": (3, 5, 10), "gemforge": (3, 4)}
+#: The levels measured against the family of styles unless `--level` names one.
+STYLE_LEVELS = ("hard", "normal")
+
+
+def style_fills(game: str, against: str) -> list[str]:
+    """The fills a run `--against` a style, `styles` or `mixed` gives GAME's lines: the
+    style alone (none if GAME has no such style), each style of the family and then
+    `mixed` (the habit among them, as `style:habit`), or `mixed`."""
+    family = FAMILIES[game]
+    if against == "styles":
+        return [f"style:{name}" for name in family] + ["mixed"]
+    if against == "mixed":
+        return ["mixed"]
+    return [f"style:{against}"] if against in family else []
 
 
 def matches(only: str | None, against: str, level: str | None,
             players: int | None) -> list[tuple[str, str, list[str], int, str]]:
     """(game, label, contestants, players, fill) for each line of the run."""
     lines = []
+    if against not in ("random", "heuristic"):
+        for game, counts in CARD_GAMES.items():
+            for fill in style_fills(game, against) if only in (None, game) else ():
+                for count in counts:
+                    for each in (level,) if level else STYLE_LEVELS:
+                        if players in (None, count):
+                            lines.append((game, f"{count} players", [f"bot:{each}"],
+                                          count, fill))
+        return lines
     if against == "heuristic":
         for game, counts in AGAINST_HEURISTIC.items():
             for count in counts:
@@ -132,8 +163,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots")
     parser.add_argument("--games", type=int, default=50, help="games per match (50)")
     parser.add_argument("--only", choices=sorted(ENGINES), help="one game only")
-    parser.add_argument("--against", choices=("random", "heuristic"), default="random",
-                        help="who fills the other seats of the card games (random)")
+    parser.add_argument("--against", default="random",
+                        choices=("random", "heuristic", "styles", "mixed", *NAMES[1:]),
+                        help="who fills the other seats of the card games (random): "
+                        "heuristic players, one style of the game's family "
+                        "(pbem.bots.styles), a mixed table of them, or `styles`: each "
+                        "style alone, then mixed")
     parser.add_argument("--level", choices=LEVELS, help="one bot level only (heuristic)")
     parser.add_argument("--players", type=int, help="one table size only")
     parser.add_argument("--log", metavar="FILE", help="add the standings to FILE after "
@@ -143,8 +178,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.first < 0:
         parser.error("--first must be 0 or more")
-    if args.against == "heuristic" and args.only == "onyx":
-        parser.error("Onyx has no heuristic player")
+    if args.against != "random" and args.only == "onyx":
+        parser.error("Onyx has no heuristic player nor styles")
     run(args.games, args.only, args.against, args.level, args.players, args.log, args.first)
 
 

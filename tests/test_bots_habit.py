@@ -1,5 +1,5 @@
-"""The card-game bots play out with the heuristic habit: Gem Forge's playouts
-(pbem.bots.search) are the habit's game, and the habit's choice is tried first in the
+"""The card-game bots play out with the heuristic habit and the family of styles: Gem
+Forge's playouts (pbem.bots.search) are the game of the styles they seat, and the habit's choice is tried first in the
 bot's tree; Onix's (pbem.bots.onix_search) are the habit's next round, and only the
 habit's best options are compared. Small fixed budgets: these tests say what the bot
 does, bench/bots.py measures how well it plays.
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from pbem import bots
-from pbem.bots import heuristic, onix_search, search
+from pbem.bots import heuristic, onix_search, search, styles
 from pbem.engines.base import CHANCE
 from pbem.engines.gemforge.engine import GemForge
 
@@ -33,11 +33,11 @@ def test_the_onix_bot_completes_the_collection_that_lacks_one_gem(seed):
     assert len(state.hoards[0]) == 4 and 1 not in dict(state.collections[0])
 
 
-def habit_game(engine, state, rng):
-    """Every state of the habit's game at every seat through the engine, drawing from
-    `rng` as a playout does (a draw before each decision, whether to depart from the
-    habit); a game the habit alone drags past the playouts' cap (Gem Forge's can go
-    round in circles) stops there."""
+def habit_game(engine, state, rng, seated=None):
+    """Every state of the habit's game at every seat through the engine (or each seat's
+    style of `seated`, pbem.bots.styles), drawing from `rng` as a playout does (a draw
+    before each decision, whether to depart from the habit); a game the habit alone drags
+    past the playouts' cap (Gem Forge's can go round in circles) stops there."""
     states = [state]
     for _ in range(search.PLAYOUT_CAP):
         if not engine.to_act(state):
@@ -45,6 +45,8 @@ def habit_game(engine, state, rng):
         seat = min(engine.to_act(state))
         if seat == CHANCE:
             decision = engine.deal(state, rng)
+        elif seated:
+            decision = styles.play(engine, state, seat, rng, seated[seat], 0.0)
         else:
             rng.random()
             decision = heuristic.decision(engine, state, seat, rng)
@@ -53,17 +55,20 @@ def habit_game(engine, state, rng):
     return states
 
 
-def test_a_gem_forge_playout_is_the_habits_game(monkeypatch):
+@pytest.mark.parametrize("seated", [("habit", "habit", "habit"),
+                                    ("habit", "miner", "drawer")])
+def test_a_gem_forge_playout_is_the_game_of_the_styles_it_seats(monkeypatch, seated):
     engine = GEMFORGE
     state = engine.start({}, 3, seed="habit")
     rng = random.Random(0)
     while CHANCE in engine.to_act(state):
         state = engine.apply(state, CHANCE, engine.deal(state, rng))
     monkeypatch.setattr(search, "HABIT_EPSILON", 0.0)  # no random decision
+    monkeypatch.setattr(styles, "sample", lambda engine, players, seat, rng: seated)
     for k in range(3):
         world = engine.determinize(state, 0, random.Random(k))
         reward, cost = search.playout(engine, world, 0, random.Random(k))
-        end = habit_game(engine, world, random.Random(k))[-1]
+        end = habit_game(engine, world, random.Random(k), seated)[-1]
         outcome = engine.outcome(end)
         expected = (1 / 3 if outcome is None else
                     search.ranked_reward(float(outcome.shares[0]), list(end.points), 0))

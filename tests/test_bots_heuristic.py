@@ -101,16 +101,19 @@ def test_onix_destroys_the_opponents_collection_nearest_completion():
     assert onix_text(state) == "destroy P2 1"
 
 
+NO_COMPLETION = """
+    piles: A=[O D S] B=[S X O] C=[X D O] D=[O S D] E=[S O D]
+    P1: 1=[S] 2=[S D]
+    P2: 1=[O] 2=[X]
+    turn: P1  step: take
+"""
+
+
 def test_onix_without_a_completion_prefers_a_card_won_to_progress():
     # Nothing completes. The square of A brings the Hoard effect: a card won. The two
     # circles of B and C would bring 2=[S D] to three gems and 1=[S] to two, and their
     # Draw a diamond onto 1: progress only, worth less than a card won.
-    state = onix_position("""
-        piles: A=[O D S] B=[S X O] C=[X D O] D=[O S D] E=[S O D]
-        P1: 1=[S] 2=[S D]
-        P2: 1=[O] 2=[X]
-        turn: P1  step: take
-    """)
+    state = onix_position(NO_COMPLETION)
     assert onix_text(state) == "take S A"
     state = ONIX.apply(state, 0, ONIX.parse(state, 0, "take S A"))
     assert onix_text(state).startswith("hoard ")
@@ -119,12 +122,7 @@ def test_onix_without_a_completion_prefers_a_card_won_to_progress():
 def test_onix_does_not_count_on_the_card_under_a_top_it_takes():
     # Taking the circles of B and C uncovers two cards nobody has seen: their Draw can
     # only count on the tops in sight (A, D, E), whatever lies under B and C.
-    state = onix_position("""
-        piles: A=[O D S] B=[S X O] C=[X D O] D=[O S D] E=[S O D]
-        P1: 1=[S] 2=[S D]
-        P2: 1=[O] 2=[X]
-        turn: P1  step: take
-    """)
+    state = onix_position(NO_COMPLETION)
     take = next(c for c in ONIX.choices(state) if ONIX.notation(state, 0, c) == "take O B")
     values = {heuristic.onix_value(ONIX, ONIX.determinize(state, 0, random.Random(k)), take)
               for k in range(8)}

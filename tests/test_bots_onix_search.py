@@ -149,7 +149,7 @@ def test_the_search_stops_when_its_longest_iteration_would_pass_the_cap(monkeypa
     assert len(options) >= onix_search.WIDTH
     clock, calls = {"now": 0.0}, []
 
-    def playout(engine, after, seat, rng):
+    def playout(engine, after, seat, rng, seated):
         calls.append(1)
         clock["now"] += 0.2 if len(calls) <= onix_search.WIDTH else 0.05
         return 0.0, 10

@@ -4,8 +4,10 @@ Pure engines, no store: `pbem arena` and bench/bots.py call it. Each game seats 
 contestants in turn (game k rotates the list by k), so every contestant plays every seat
 and colour equally often; the dealer's randomness and the bots' come from the game's
 seed, so a run can be repeated. A contestant is `bot:LEVEL` (or `bot`), `heuristic`
-(a card game's plain habit, pbem.bots.heuristic: the opponent a bot must beat) or
-`random` (the engine's `random_decision`).
+(a card game's plain habit, pbem.bots.heuristic: the opponent a bot must beat),
+`style:NAME` (one of the game's family of styles, pbem.bots.styles), `mixed` (the seats
+it holds take the family's styles in turn, a different mix each game) or `random` (the
+engine's `random_decision`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,18 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from pbem.bots import bot_level, decide, heuristic
+from pbem.bots import bot_level, decide, heuristic, styles
 from pbem.engines.base import CHANCE, Engine
 
 RANDOM = "random"
 HEURISTIC = "heuristic"
+MIXED = "mixed"
+STYLE = "style:"
 Z95 = 1.96
+#: A game longer than this many decisions scores every seat its fair share: Gem Forge's
+#: habit, and styles made of it, can go round in circles at a table of their own (each
+#: draws a card and drops one, none taking the mine's front gem that none can use).
+GAME_CAP = 5000
 
 
 @dataclass
@@ -53,15 +61,17 @@ class Standing:
 
 
 def check_contestant(name: str) -> str:
-    """`bot:LEVEL`, `bot`, `heuristic` or `random`, canonical; raises ValueError with the
-    choices."""
+    """`bot:LEVEL`, `bot`, `heuristic`, `style:NAME`, `mixed` or `random`, canonical;
+    raises ValueError with the choices."""
     name = name.strip().lower()
-    if name in (RANDOM, HEURISTIC):
+    if name in (RANDOM, HEURISTIC, MIXED) or (name.startswith(STYLE)
+                                              and name[len(STYLE):] in styles.NAMES):
         return name
-    level = bot_level(name)
+    level = bot_level(name) if not name.startswith(STYLE) else None
     if level is None:
         raise ValueError(f"{name!r} is not a contestant: write bot:easy, bot:normal, "
-                         f"bot:hard, heuristic or random.")
+                         f"bot:hard, heuristic or random, style:NAME (NAME one of "
+                         f"{', '.join(styles.NAMES)}) or mixed.")
     return f"bot:{level}"
 
 
@@ -75,6 +85,8 @@ def play_game(engine: Engine, options: dict, seats: list[str], seed: str,
         acting = engine.to_act(state)
         if not acting:
             break
+        if ply >= GAME_CAP:  # a table of habits going round in circles: nobody wins
+            return [1.0 / len(seats)] * len(seats)
         seat = min(acting)
         if seat == CHANCE:
             decision = engine.deal(state, rng)
@@ -82,6 +94,8 @@ def play_game(engine: Engine, options: dict, seats: list[str], seed: str,
             decision = engine.random_decision(state, seat, rng)
         elif seats[seat] == HEURISTIC:
             decision = heuristic.decision(engine, state, seat, rng)
+        elif seats[seat].startswith(STYLE):
+            decision = styles.decision(engine, state, seat, seats[seat][len(STYLE):], rng)
         else:
             started = time.process_time()
             decision = decide(engine, state, seat, bot_level(seats[seat]), seed=seed,
@@ -108,16 +122,42 @@ def arena(engine: Engine, contestants: list[str], games: int, options: dict | No
     if HEURISTIC in lineup and engine.id not in heuristic.GAMES:
         raise ValueError(f"{engine.title} has no heuristic player: it is for the card "
                          f"games.")
+    for name in lineup:
+        if name == MIXED or name.startswith(STYLE):
+            family = styles.family(engine)
+            if name != MIXED and name[len(STYLE):] not in family:
+                raise ValueError(f"{engine.title}'s styles are {', '.join(family)}.")
     standings = {name: Standing(name) for name in lineup}
     for k in range(first, first + games):
         seats = lineup[k % players:] + lineup[:k % players]
-        shares = play_game(engine, options, seats, f"{seed}/{k}", standings)
+        shares = play_game(engine, options, mixed(engine, seats, k), f"{seed}/{k}",
+                           standings)
         for name in dict.fromkeys(lineup):
             held = [s for s, who in enumerate(seats) if who == name]
             standings[name].shares.append(sum(shares[s] for s in held) / len(held))
         if report is not None:
             report(k + 1 - first, standings)
     return standings
+
+
+def mixed(engine: Engine, seats: list[str], k: int) -> list[str]:
+    """The seats of game `k` with each `mixed` seat given a style: the family from style
+    k on, a step apart that grows every round of the family, so the games of a run meet
+    every pair of styles. A bot's standings stay its own; the mixed seats' are summed
+    under `mixed`."""
+    if MIXED not in seats:
+        return seats
+    family = styles.family(engine)
+    n = len(family)
+    step = 1 + (k // n) % (n - 1)
+    found, at = [], k
+    for name in seats:
+        if name == MIXED:
+            found.append(STYLE + family[at % n])
+            at += step
+        else:
+            found.append(name)
+    return found
 
 
 def summary(standings: dict[str, Standing], players: int) -> list[str]:

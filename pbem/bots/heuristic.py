@@ -12,7 +12,9 @@
 `decision(engine, state, seat, rng)` gives a legal decision of the seat the game waits
 for. It reads only what that seat may see (its own hand, the public table), so it is a
 fair opponent in `pbem arena` (`heuristic`), and, being fast, the policy of the bots'
-playouts (pbem.bots.search). Gem Forge's habit is in pbem.bots.heuristic_gemforge.
+playouts (pbem.bots.search) for their own seat, the first of the family of styles they
+draw for the others (pbem.bots.styles). Gem Forge's habit is in
+pbem.bots.heuristic_gemforge.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ once and kept the luckiest. Here instead:
 - a playout ends after the bot's turn, one turn of each other seat and the bot's next
   turn (or at the end of the game), and is scored by the expected final Hoards of each
   seat (pbem.bots.onix_evaluation, fitted on self-play of the habit): a short playout
-  is ~4× cheaper and far less noisy than one to the end.
+  is ~4× cheaper and far less noisy than one to the end;
+- in each sampled world every other seat plays a style drawn from Onix's family
+  (pbem.bots.styles), the bot's seat the habit.
 
 The reward is the bot's expected Hoard against the best other seat's and the others'
 mean, half each, and, for a game that ended in the playout, its share of the win.
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from pbem.bots import heuristic, paired
+from pbem.bots import heuristic, paired, styles
 from pbem.bots.onix_evaluation import expected_hoards
 from pbem.engines.base import Decision, Engine, State
 
@@ -51,28 +53,33 @@ def choose(engine: Engine, world: State, seat: int, options: dict[str, Decision]
     ply_cost = PLY_COST[0] + PLY_COST[1] * world.players
 
     def sample():
-        return engine.determinize(world, seat, rng), rng.getrandbits(64)
+        world_sample = engine.determinize(world, seat, rng)
+        seated = styles.sample(engine, world.players, seat, rng)
+        return (world_sample, seated), rng.getrandbits(64)
 
-    def play(sample_world, key, seed):
+    def play(sample, key, seed):
+        sample_world, seated = sample
         after = engine.apply(sample_world, seat, options[key])
-        value, plies = playout(engine, after, seat, random.Random(seed))
+        value, plies = playout(engine, after, seat, random.Random(seed), seated)
         return value, (plies + 1) * ply_cost
     return paired.compare(compared, sample, play, budget, cap, iterations)
 
 
-def playout(engine: Engine, state: State, seat: int,
-            rng: random.Random) -> tuple[float, int]:
+def playout(engine: Engine, state: State, seat: int, rng: random.Random,
+            seated: tuple[str, ...] | None = None) -> tuple[float, int]:
     """Play the round out (`play_round`): what its end is worth to `seat`, and the plies
     played."""
-    state, plies = play_round(engine, state, seat, rng)
+    state, plies = play_round(engine, state, seat, rng, seated)
     return worth(engine, state, seat), plies
 
 
-def play_round(engine: Engine, state: State, seat: int,
-               rng: random.Random) -> tuple[State, int]:
-    """The habit at every seat, a random decision now and then, until the bot's next
-    turn is over (the turn has gone round once and one seat more) or the game ends; the
-    state then, and the plies played."""
+def play_round(engine: Engine, state: State, seat: int, rng: random.Random,
+               seated: tuple[str, ...] | None = None) -> tuple[State, int]:
+    """Each seat its style of `seated` (pbem.bots.styles; the habit at every seat
+    without it), a random decision now and then, until the bot's next turn is over (the
+    turn has gone round once and one seat more) or the game ends; the state then, and
+    the plies played."""
+    seated = seated or (styles.HABIT,) * state.players
     turns, turn, plies = 0, state.turn, 0
     while True:
         acting = engine.to_act(state)
@@ -84,7 +91,7 @@ def play_round(engine: Engine, state: State, seat: int,
                 break
         mover = min(acting)
         state = engine.apply(state, mover,
-                             heuristic.with_slips(engine, state, mover, rng, EPSILON))
+                             styles.play(engine, state, mover, rng, seated[mover], EPSILON))
         plies += 1
     return state, plies
 

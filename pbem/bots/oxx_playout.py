@@ -3,11 +3,12 @@ heuristic habit (pbem.bots.heuristic.baronoxx), with a little randomness, on pla
 
 The engine's states are immutable and carry what a table needs (events, preferences,
 what was automatic); a playout needs none of it. Here a row is a list of cards with its
-bullheads per colour and its penalty kept as it grows, and every seat plays the habit:
-the card whose placement costs least against the rows as they are (ties: the one that
-leaves its row farthest from being taken), and when asked the cheapest row. With
-probability `epsilon` a seat plays a random hand card, or puts its card in a random row
-it fits: the search's opponents are people, not copies of the habit. About 25 times as
+bullheads per colour and its penalty kept as it grows, and every seat plays the habit
+(or the style the search drew for it, pbem.bots.styles_oxx): the card whose placement
+costs least against the rows as they are (ties: the one that leaves its row farthest
+from being taken), and when asked the cheapest row. With probability `epsilon` a seat
+plays a random hand card, or puts its card in a random row it fits: the search's
+opponents are people, not copies of the habit. About 25 times as
 fast as the engine's own playouts with the same habit (bench/README.md).
 
 It starts from any state of the engine's base game or Variant 1 (`fits`); Variant 2's
@@ -84,16 +85,20 @@ class Table:
         return points
 
 
-def as_habit(state, seat: int, rng: random.Random, epsilon: float):
-    """A sampled world in which the other seats play the habit: a card another seat has
-    already chosen in secret is the one the habit picks from the hand sampled for it
-    (the sample's is a random card of that hand), and their preferences, which the bot
-    cannot see either, are none, so their placements are the habit's too. Nothing here
-    reads what the seat may not see: the world is already the search's sample."""
+def as_habit(state, seat: int, rng: random.Random, epsilon: float, styles=None):
+    """A sampled world in which the other seats play the habit (or each its style of
+    `styles`, per seat, pbem.bots.styles_oxx): a card another seat has already chosen in
+    secret is the one its style picks from the hand sampled for it (the sample's is a
+    random card of that hand), and their preferences, which the bot cannot see either,
+    are none, so their placements are their styles' too. Nothing here reads what the
+    seat may not see: the world is already the search's sample."""
     table = Table(state.rows, state.rule1) if state.rows else None
+    styles = styles or (HABIT,) * state.players
+    live = live_cards(state)
     chosen = tuple(
         None if pick is None else pick if s == seat else
-        (choose_card(table, list(state.hands[s]), rng, epsilon), NO_PREF)
+        (styles[s].card(table, list(state.hands[s]), live, state.players, rng, epsilon),
+         NO_PREF)
         for s, pick in enumerate(state.chosen))
     queue = tuple((card, s, pref if s == seat else NO_PREF)
                   for card, s, pref in state.queue)
@@ -126,6 +131,25 @@ def choose_row(table: Table, kind: str, rows: list[int], card: int,
     return min(rows, key=lambda r: table.cost(kind, r, card))
 
 
+class Habit:
+    """How a seat of the playout plays: the habit's card and row. The other styles of
+    the family (pbem.bots.styles_oxx) are its subclasses; `live` (1 for a card not yet
+    public) is for those that count cards."""
+
+    name = "habit"
+
+    def card(self, table: Table, hand: list[int], live, players: int,
+             rng: random.Random, epsilon: float) -> int:
+        return choose_card(table, hand, rng, epsilon)
+
+    def row(self, table: Table, kind: str, rows: list[int], card: int,
+            rng: random.Random, epsilon: float) -> int:
+        return choose_row(table, kind, rows, card, rng, epsilon)
+
+
+HABIT = Habit()
+
+
 def reward(points: list[int], seat: int) -> float:
     """What a playout is worth to the seat, fewest points winning: half its share of the
     win (a tie shares it), half the share of the others it beats (a tie, half). At ten
@@ -137,11 +161,26 @@ def reward(points: list[int], seat: int) -> float:
     return 0.5 * win + 0.5 * (beaten - 0.5) / (len(points) - 1)
 
 
-def playout(state, seat: int, rng: random.Random, epsilon: float) -> tuple[list[int], int]:
+def live_cards(state) -> bytearray:
+    """1 for each card of a sampled world not public yet: the unseen cards and the
+    hands (a secret choice is still in its hand)."""
+    live = bytearray(111)
+    for cards in (state.unseen, *state.hands):
+        for card in cards:
+            live[card] = 1
+    for card, _, _ in state.queue:
+        live[card] = 0
+    return live
+
+
+def playout(state, seat: int, rng: random.Random, epsilon: float,
+            styles=None) -> tuple[list[int], int]:
     """Play the current game of `state` (a world the search sampled) to its end: each
     seat's points in the match so far, and the decisions played. The unseen cards are
     shuffled first and drawn from the end, so two playouts with the same `rng` seed draw
-    the same cards whatever was played before."""
+    the same cards whatever was played before. `styles` (per seat, None for the habit
+    at every seat) are how the seats play (pbem.bots.styles_oxx)."""
+    styles = styles or (HABIT,) * state.players
     players = state.players
     pool = list(state.unseen)
     rng.shuffle(pool)
@@ -150,7 +189,8 @@ def playout(state, seat: int, rng: random.Random, epsilon: float) -> tuple[list[
     for game in state.results:
         points = [p + g for p, g in zip(points, game)]
     if state.phase not in (CHOOSE, PLACE, DEAL) or not state.rows:
-        return points, 0  # the game is over (a match's next one is not dealt yet)
+        return points, 0
+    live = live_cards(state)
     hands = [list(hand) for hand in state.hands]
     decks = list(state.unknown)
     played = 0
@@ -160,7 +200,7 @@ def playout(state, seat: int, rng: random.Random, epsilon: float) -> tuple[list[
         for s in range(players):
             if hands[s]:
                 card = chosen[s][0] if chosen[s] is not None else \
-                    choose_card(table, hands[s], rng, epsilon)
+                    styles[s].card(table, hands[s], live, players, rng, epsilon)
                 played += chosen[s] is None
                 queue.append((card, s))
                 hands[s].remove(card)
@@ -168,9 +208,11 @@ def playout(state, seat: int, rng: random.Random, epsilon: float) -> tuple[list[
     elif state.phase == PLACE:
         queue = [(card, s) for card, s, _ in state.queue]
     while True:
+        for card, _ in queue:
+            live[card] = 0
         for card, s in queue:
             kind, rows = table.options(card)
-            r = choose_row(table, kind, rows, card, rng, epsilon)
+            r = styles[s].row(table, kind, rows, card, rng, epsilon)
             played += len(rows) > 1
             points[s] += table.place(kind, r, card)
         for s in range(players):  # the dealer refills empty hands from the decks
@@ -183,7 +225,7 @@ def playout(state, seat: int, rng: random.Random, epsilon: float) -> tuple[list[
         queue = []
         for s in range(players):
             if hands[s]:
-                card = choose_card(table, hands[s], rng, epsilon)
+                card = styles[s].card(table, hands[s], live, players, rng, epsilon)
                 hands[s].remove(card)
                 queue.append((card, s))
                 played += 1

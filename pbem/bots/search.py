@@ -4,10 +4,13 @@ Each iteration samples a world the bot cannot tell from the real one,
 `engine.determinize(state, seat, rng)`, walks a tree of the bot's own decisions there (a
 turn of several decisions is a path in the tree), then plays the game out and backs up
 what it was worth to the bot: half its share of the win (`outcome`), half the share of
-the others it beat (`ranked_reward`). In the playout every seat plays the heuristic
-habit (pbem.bots.heuristic) with a random decision now and then, through the engine's
-own rules (the dealer's `deal`); random players take rows and gems no person would, so
-random playouts rank the bot's moves by a game nobody plays. The habit's choice is also
+the others it beat (`ranked_reward`). In the playout the bot's seat plays the heuristic
+habit (pbem.bots.heuristic) and every other seat a style drawn for that world from the
+game's family (pbem.bots.styles: the habit, or a rule that punishes another assumption),
+each with a random decision now and then, through the engine's own rules (the dealer's
+`deal`): random players take rows and gems no person would, so random playouts rank the
+bot's moves by a game nobody plays, and one habit at every seat by a game against
+players who all think alike. The habit's choice is also
 tried first in the tree (progressive bias). Children are keyed by the canonical notation
 of a decision and selected by UCB among those available in the sampled world
 (Cowling, Powley & Whitehouse 2012, single-observer ISMCTS). The others' decisions are
@@ -31,8 +34,9 @@ from __future__ import annotations
 import math
 import random
 
-from pbem.bots import heuristic, onix_search, oxx_playout, paired
+from pbem.bots import heuristic, onix_search, oxx_playout, paired, styles
 from pbem.bots.cpu_cap import CpuCap
+from pbem.bots.styles_oxx import FAMILY as OXX_FAMILY
 from pbem.engines.base import CHANCE, Decision, Engine, State
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
@@ -188,16 +192,21 @@ def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.
     """6 nimmt!: every card (or row) played out in the same sampled worlds
     (pbem.bots.paired), on the fast copy of the table. A bot's decision there is one
     card before the others' cards are known, so there is no tree of its own decisions
-    to grow. In each world a seat that already chose in secret chose as the habit."""
+    to grow. Each world seats every other seat with a style of the family
+    (pbem.bots.styles), drawn anew per world; a seat that already chose in secret chose
+    as its style would."""
     def sample():
-        habit = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
-                                     OXX_EPSILON)
-        return habit, rng.getrandbits(64)
+        seated = tuple(OXX_FAMILY[name] for name in
+                       styles.sample(engine, world.players, seat, rng))
+        styled = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
+                                      OXX_EPSILON, seated)
+        return (styled, seated), rng.getrandbits(64)
 
-    def play(sample_world, key, seed):
+    def play(sample, key, seed):
+        sample_world, seated = sample
         after = engine.apply(sample_world, seat, options[key])
         points, decisions = oxx_playout.playout(after, seat, random.Random(seed),
-                                                OXX_EPSILON)
+                                                OXX_EPSILON, seated)
         return (oxx_playout.reward(points, seat),
                 OXX_WORLD_COST + decisions * OXX_DECISION_COST)
     return paired.compare(list(options), sample, play, budget, cap, iterations)
@@ -264,12 +273,15 @@ def _iterate(engine: Engine, world: State, seat: int, root: Node,
 
 def playout(engine: Engine, world: State, seat: int,
             rng: random.Random) -> tuple[float, float]:
-    """Play on to the end: the bot's share of the win, and what it cost (µs). Gem Forge
-    plays the heuristic habit at every seat, with a random decision now and
-    then (`HABIT_EPSILON`); other games random decisions."""
+    """Play on to the end: the bot's share of the win, and what it cost (µs). In Gem
+    Forge the bot's seat plays the heuristic habit and every other seat a style of the
+    family drawn for this playout (pbem.bots.styles), each with a random decision now
+    and then (`HABIT_EPSILON`); other games random decisions."""
     habit = HABIT_PLY_COST.get(engine.id)
+    seated = None
     if habit:
         habit = habit[0] + habit[1] * world.players
+        seated = styles.sample(engine, world.players, seat, rng)
     plies = 0
     for plies in range(PLAYOUT_CAP):
         acting = engine.to_act(world)
@@ -279,7 +291,8 @@ def playout(engine: Engine, world: State, seat: int,
         if mover == CHANCE:
             decision = engine.deal(world, rng)
         elif habit:
-            decision = heuristic.with_slips(engine, world, mover, rng, HABIT_EPSILON)
+            decision = styles.play(engine, world, mover, rng, seated[mover],
+                                   HABIT_EPSILON)
         else:
             decision = engine.random_decision(world, mover, rng)
         world = engine.apply(world, mover, decision)
