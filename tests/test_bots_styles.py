@@ -10,7 +10,8 @@ import pytest
 
 from bench.bots import matches
 from pbem.bots import heuristic, oxx_playout, search, styles
-from pbem.bots.arena import GAME_CAP, arena, check_contestant, mixed, play_game
+from pbem.bots.arena import (GAME_CAP, arena, check_contestant, mixed, play_game,
+                             style_decision)
 from pbem.bots.styles_oxx import FAMILY as OXX_FAMILY, Counter
 from pbem.engines import ENGINES
 
@@ -22,7 +23,7 @@ from test_gemforge import GF, MARKET, position as gem_position
 
 
 def style(engine, state, seat, name, seed=0):
-    return styles.decision(engine, state, seat, name, random.Random(seed))
+    return style_decision(engine, state, seat, name, random.Random(seed))
 
 
 def oxx_card(state, name, seat=0):
@@ -102,7 +103,7 @@ def test_the_counter_counts_only_cards_its_seat_has_not_seen():
 
 def test_the_careless_style_slips_about_one_time_in_three():
     state, rng = oxx_position(FREE), random.Random(5)
-    cards = [styles.decision(OXX, state, 0, "careless", rng)[1] for _ in range(300)]
+    cards = [style_decision(OXX, state, 0, "careless", rng)[1] for _ in range(300)]
     assert 50 < sum(card != 60 for card in cards) < 110  # a slip hits 60 one time in 4
 
 

@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass, field
 
 from pbem.bots import bot_level, decide, heuristic, styles
-from pbem.engines.base import CHANCE, Engine
+from pbem.bots.search import canonical, decision_named
+from pbem.engines.base import CHANCE, Decision, Engine, State
 
 RANDOM = "random"
 HEURISTIC = "heuristic"
@@ -95,7 +96,7 @@ def play_game(engine: Engine, options: dict, seats: list[str], seed: str,
         elif seats[seat] == HEURISTIC:
             decision = heuristic.decision(engine, state, seat, rng)
         elif seats[seat].startswith(STYLE):
-            decision = styles.decision(engine, state, seat, seats[seat][len(STYLE):], rng)
+            decision = style_decision(engine, state, seat, seats[seat][len(STYLE):], rng)
         else:
             started = time.process_time()
             decision = decide(engine, state, seat, bot_level(seats[seat]), seed=seed,
@@ -172,3 +173,13 @@ def summary(standings: dict[str, Standing], players: int) -> list[str]:
                      f"(95% CI {low:.1%}–{high:.1%}, fair share {1 / players:.1%}) over "
                      f"{len(standing.shares)} games{timing}")
     return lines
+
+
+def style_decision(engine: Engine, state: State, seat: int, name: str,
+                   rng: random.Random) -> Decision:
+    """The decision of style `name` for `seat` in the real `state`, from its own view."""
+    if seat == CHANCE:
+        return engine.deal(state, rng)
+    view = canonical(engine, state, seat)
+    chosen = styles.play(engine, view, seat, rng, name, 0.0)
+    return decision_named(engine, state, seat, engine.notation(view, seat, chosen))

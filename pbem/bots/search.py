@@ -164,13 +164,13 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     world = canonical(engine, state, seat)
     options = {engine.notation(world, seat, d): d for d in candidates(engine, world, seat)}
     if len(options) == 1:
-        return _in(engine, state, seat, next(iter(options)))
+        return decision_named(engine, state, seat, next(iter(options)))
     if engine.id == "baronoxx" and oxx_playout.fits(world):
         key = _paired(engine, world, seat, options, rng, budget, cap, iterations)
-        return _in(engine, state, seat, key)
+        return decision_named(engine, state, seat, key)
     if engine.id == "onix":
         key = onix_search.choose(engine, world, seat, options, rng, budget, cap, iterations)
-        return _in(engine, state, seat, key)
+        return decision_named(engine, state, seat, key)
     root = Node()
     clock = CpuCap(cap)
     done = spent = 0
@@ -184,7 +184,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
             break
     key = max(options, key=lambda k: (root.children[k].visits, root.children[k].reward)
               if k in root.children else (-1, 0.0))
-    return _in(engine, state, seat, key)
+    return decision_named(engine, state, seat, key)
 
 
 def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.Random,
@@ -220,7 +220,7 @@ def _settled(root: Node, remaining: float) -> bool:
     return len(visits) > 1 and visits[0] - visits[1] > 1.2 * remaining
 
 
-def _in(engine: Engine, state: State, seat: int, text: str) -> Decision:
+def decision_named(engine: Engine, state: State, seat: int, text: str) -> Decision:
     """The decision of the real state that the chosen text names."""
     for decision in candidates(engine, state, seat):
         if engine.notation(state, seat, decision) == text:

@@ -14,7 +14,7 @@ different assumption of a bot that expects the habit:
 
 Outside those rules each style plays the habit. Two uses:
 
-- `decision(engine, state, seat, name, rng)`: a style as a player (`pbem arena`,
+- `pbem.bots.arena.style_decision`: a style as a player (`pbem arena`,
   contestant `style:NAME`; `mixed` seats the family in turn). It decides from the seat's
   own view only (`search.canonical`: everything hidden from the seat laid out in a fixed
   order), like the bots, and the decision is mapped back to the real state by its text.
@@ -62,17 +62,6 @@ def sample(engine: Engine, players: int, seat: int, rng: random.Random) -> tuple
     names = family(engine)
     return tuple(HABIT if s == seat else names[rng.randrange(len(names))]
                  for s in range(players))
-
-
-def decision(engine: Engine, state: State, seat: int, name: str,
-             rng: random.Random) -> Decision:
-    """The decision of style `name` for `seat` in the real `state`, from its own view."""
-    from pbem.bots.search import _in, canonical
-    if seat == CHANCE:
-        return engine.deal(state, rng)
-    view = canonical(engine, state, seat)
-    chosen = play(engine, view, seat, rng, name, 0.0)
-    return _in(engine, state, seat, engine.notation(view, seat, chosen))
 
 
 def play(engine: Engine, world: State, seat: int, rng: random.Random, name: str,
