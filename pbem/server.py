@@ -54,6 +54,9 @@ def serve(config: Config, out=print) -> None:
     out("  or run `pbem new onyx --player you@example.org --player friend@example.org`.")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop: as Ctrl-C
+        # Ctrl-C itself, also when started with SIGINT ignored (a script's `pbem serve &`
+        # without job control), as `pbem worker` does
+        signal.signal(signal.SIGINT, _interrupt)
     try:
         web.run()
     except KeyboardInterrupt:

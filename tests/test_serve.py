@@ -48,9 +48,16 @@ def server_env(tmp_path):
     return env, http, smtp
 
 
+def _as_a_background_job() -> None:
+    """A script's `pbem serve &` (no job control) starts with SIGINT ignored, and so did
+    these tests when the suite ran so: Ctrl-C and SIGINT must stop it all the same."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def start_server(env, cwd):
     server = subprocess.Popen([sys.executable, "-m", "pbem", "serve"], env=env, cwd=cwd,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=_as_a_background_job)
     lines = []
     while not any("or run `pbem new" in line for line in lines):  # the banner, all of it
         line = server.stdout.readline()
