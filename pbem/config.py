@@ -29,13 +29,18 @@ def host_port(text: str, default_port: int) -> tuple[str, int]:
 
 def is_loopback(host: str) -> bool:
     """Whether a configured host is this machine's loopback (a relay may then go without
-    TLS; the local mailbox serves only there)."""
-    if host == "localhost":
-        return True
+    TLS; the local mailbox serves only there): `localhost` or a loopback address."""
+    return host == "localhost" or is_loopback_address(host)
+
+
+def is_loopback_address(address: str | None) -> bool:
+    """Whether an address (a peer's, a proxy's header) is a loopback one; a name is not."""
     try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:  # not an address at all: "unknown", "", a name
         return False
+    # ::ffff:127.0.0.1, as a dual-stack socket names an IPv4 loopback peer
+    return (getattr(ip, "ipv4_mapped", None) or ip).is_loopback
 
 
 @dataclass(frozen=True)

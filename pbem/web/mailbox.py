@@ -34,7 +34,6 @@ mailbox = Blueprint("mailbox", __name__)
 mailbox.register_error_handler(400, refused)
 mailbox.register_error_handler(404, refused)
 FORM = "mailbox"  # what the CSRF token is made for (a seat page's is its token)
-LOOPBACK_NAMES = ("localhost",)
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -67,7 +66,7 @@ def loopback_only():
     host = request.host.rsplit(":", 1)[0].strip("[]") if request.host else ""
     # from loopback, and not a proxy's forwarding of the world (pbem.web.operator_proof)
     if (available(config()) is not None or not confirmed_loopback(request.environ)
-            or not (is_loopback(host) or host in LOOPBACK_NAMES)):
+            or not is_loopback(host)):
         abort(404)
 
 

@@ -25,9 +25,10 @@ waitress drops them unless told to keep them (`pbem serve` tells it: pbem.server
 from __future__ import annotations
 
 import hmac
-import ipaddress
 
 from flask import Request, current_app
+
+from pbem.config import is_loopback_address
 
 # The headers by which a proxy says it forwarded a request, as WSGI names them.
 FORWARDED_FOR = "HTTP_X_FORWARDED_FOR"
@@ -51,7 +52,7 @@ def _right_token(req: Request, token: str) -> bool:
 def confirmed_loopback(environ: dict) -> bool:
     """Whether a request came from loopback, not forwarded or forwarded from loopback as
     the shipped nginx says it (the local mailbox asks this too: pbem.web.mailbox)."""
-    if not _loopback(environ.get("REMOTE_ADDR")):
+    if not is_loopback_address(environ.get("REMOTE_ADDR")):
         return False
     signs = [environ.get(name) for name in (FORWARDED_FOR, REAL_IP, FORWARDED)]
     if not any(sign is not None for sign in signs):
@@ -63,13 +64,4 @@ def confirmed_loopback(environ: dict) -> bool:
     # named must be loopback: "127.0.0.1, 203.0.113.9", or "unknown", is the world.
     named = [hop.strip() for header in (forwarded_for or "", real_ip)
              for hop in header.split(",")]
-    return all(_loopback(hop) for hop in named)
-
-
-def _loopback(address: str | None) -> bool:
-    try:
-        ip = ipaddress.ip_address(address or "")
-    except ValueError:  # not an address at all: "unknown", "", an obfuscated name
-        return False
-    # ::ffff:127.0.0.1, as a dual-stack socket names an IPv4 loopback peer
-    return (getattr(ip, "ipv4_mapped", None) or ip).is_loopback
+    return all(is_loopback_address(hop) for hop in named)
