@@ -28,6 +28,8 @@ from pbem.engines.core import change
 BULLS = [None] + [CARDS[n].bullheads for n in range(1, 111)]
 PENALTY = [0] + [CARDS[n].penalty for n in range(1, 111)]
 MASKS = [0] + [MASK[n] for n in range(1, 111)]
+#: Per card, its colours with bullheads: (colour, bullheads) pairs.
+OWN = [()] + [tuple((i, n) for i, n in enumerate(BULLS[c]) if n) for c in range(1, 111)]
 
 
 def fits(state) -> bool:
@@ -36,13 +38,15 @@ def fits(state) -> bool:
 
 
 class Table:
-    """The rows as the playout keeps them: cards, bullheads per colour, penalty."""
+    """The rows as the playout keeps them: cards, bullheads per colour, the most of any
+    colour, penalty."""
 
-    __slots__ = ("cards", "bulls", "penalty", "rule1")
+    __slots__ = ("cards", "bulls", "top", "penalty", "rule1")
 
     def __init__(self, rows, rule1: bool) -> None:
         self.cards = [list(row) for row in rows]
         self.bulls = [[sum(BULLS[c][i] for c in row) for i in range(6)] for row in rows]
+        self.top = [max(bulls) for bulls in self.bulls]
         self.penalty = [sum(PENALTY[c] for c in row) for row in rows]
         self.rule1 = rule1
 
@@ -51,36 +55,59 @@ class Table:
         fit = [r for r in range(ROWS) if MASKS[self.cards[r][-1]] & mask]
         return ("row", fit) if fit else ("take", list(range(ROWS)))
 
+    def _highest(self, r: int, card: int) -> int:
+        """The most bullheads of one colour in row `r` with `card` added. Only the
+        card's own colours can rise above the row's most, so only they are looked at:
+        this is the playout's innermost loop."""
+        high, bulls = self.top[r], self.bulls[r]
+        for i, n in OWN[card]:
+            if bulls[i] + n > high:
+                high = bulls[i] + n
+        return high
+
     def takes(self, r: int, card: int) -> bool:
         """Whether `card` placed in row `r` takes it (N12: rule 1 or rule 2)."""
         if self.rule1 and len(self.cards[r]) >= 5:
             return True
-        bulls, own = self.bulls[r], BULLS[card]
-        return any(bulls[i] + own[i] >= 6 for i in range(6))
+        return self._highest(r, card) >= 6
 
     def cost(self, kind: str, r: int, card: int) -> tuple[int, int]:
         """As the habit weighs it: (points taken now, closeness of the row to being
         taken after)."""
-        if kind == "take" or self.takes(r, card):
+        if kind == "take" or (self.rule1 and len(self.cards[r]) >= 5):
+            return (self.penalty[r], 0)
+        high = self._highest(r, card)
+        if high >= 6:
             return (self.penalty[r], 0)
         room = 5 - len(self.cards[r]) if self.rule1 else 6
-        bulls, own = self.bulls[r], BULLS[card]
-        for i in range(6):
-            room = min(room, 6 - bulls[i] - own[i])
-        return (0, -room)
+        return (0, -min(room, 6 - high))
+
+    def cheapest(self, card: int) -> tuple[int, int]:
+        """The least `cost` of the card's options: of the rows it fits, else of taking
+        the cheapest row."""
+        mask, best = MASKS[card], None
+        for r in range(ROWS):
+            if MASKS[self.cards[r][-1]] & mask:
+                found = self.cost("row", r, card)
+                if best is None or found < best:
+                    best = found
+        return best if best is not None else (min(self.penalty), 0)
 
     def place(self, kind: str, r: int, card: int) -> int:
         """Put `card` in (or take) row `r`; the points its player takes."""
         if kind == "row" and not self.takes(r, card):
             self.cards[r].append(card)
-            bulls, own = self.bulls[r], BULLS[card]
-            for i in range(6):
-                bulls[i] += own[i]
+            bulls = self.bulls[r]
+            for i, n in OWN[card]:
+                bulls[i] += n
+                if bulls[i] > self.top[r]:
+                    self.top[r] = bulls[i]
             self.penalty[r] += PENALTY[card]
             return 0
         points = self.penalty[r]
         self.cards[r] = [card]
         self.bulls[r] = list(BULLS[card])
+        self.top[r] = max(BULLS[card])
         self.penalty[r] = PENALTY[card]
         return points
 
@@ -114,8 +141,7 @@ def choose_card(table: Table, hand: list[int], rng: random.Random, epsilon: floa
         return hand[rng.randrange(len(hand))]
     best, best_key = hand[0], None
     for card in hand:
-        kind, rows = table.options(card)
-        key = min(table.cost(kind, r, card) for r in rows) + (card,)
+        key = table.cheapest(card) + (card,)
         if best_key is None or key < best_key:
             best, best_key = card, key
     return best

@@ -31,11 +31,6 @@ TAKE_LIMIT = 2
 CARELESS = 1 / 3
 
 
-def _cheapest(table: Table, card: int) -> tuple[str, tuple[int, int]]:
-    kind, rows = table.options(card)
-    return kind, min(table.cost(kind, r, card) for r in rows)
-
-
 class Dumper(Habit):
     """Dump the highest card that fits a row without taking it."""
 
@@ -44,8 +39,8 @@ class Dumper(Habit):
     def card(self, table, hand, live, players, rng, epsilon):
         if len(hand) > 1 and rng.random() < epsilon:
             return hand[rng.randrange(len(hand))]
-        free = [c for c in hand if _cheapest(table, c)[0] == "row"
-                and not _cheapest(table, c)[1][0]]
+        free = [c for c in hand if table.options(c)[0] == "row"
+                and not table.cheapest(c)[0]]
         return max(free) if free else choose_card(table, hand, rng, 0.0)
 
 
