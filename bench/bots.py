@@ -2,8 +2,10 @@
 
     .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against WHO]
                                    [--level LEVEL] [--players N] [--log FILE] [--first K]
+                                   [--record LEDGER]
+    .venv/bin/python -m bench.bots --tally LEDGER [LEDGER ...] [--code FINGERPRINT]
 
-WHO: random, heuristic, a style (dumper, keeper, counter, careless, grabber, hoarder,
+WHO: random, heuristic, a style (habit, dumper, keeper, counter, careless, grabber, hoarder,
 spiteful, drawer, miner), mixed, or styles (each style of the game alone, then mixed).
 
 Strength (pbem.bots.arena: contestants rotate through the seats, so each plays every
@@ -27,7 +29,10 @@ hours; on a shared machine run it under `nice -n 19` with `--games 4`, `--only`,
 `--level` and `--players`, and `--log FILE` to follow it: each game adds the standings so
 far to the file. `--first K` plays games K to K + N - 1 of each line (each game's seed
 and seating come from its number), so a long line can run as parts on several cores:
-`--games 30` and `--games 30 --first 30` are the first 60 games.
+`--games 30` and `--games 30 --first 30` are the first 60 games. `--record LEDGER` adds
+each game to a ledger (bench/bot_ledger.py) with a fingerprint of the code that played
+it, and `--tally` pools a line's games from every part, process and sitting that ran the
+same code, each game number once.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import random
 import time
 import tracemalloc
 
+from bench import bot_ledger
 from pbem.bots import LEVELS, decide
 from pbem.bots.arena import Standing, arena, summary
 from pbem.bots.styles import FAMILIES, NAMES
@@ -97,20 +103,34 @@ def matches(only: str | None, against: str, level: str | None,
 
 def strength(games: int, only: str | None, against: str = "random",
              level: str | None = None, players: int | None = None,
-             log: str | None = None, first: int = 0) -> dict[str, Standing]:
+             log: str | None = None, first: int = 0,
+             ledger: str | None = None) -> dict[str, Standing]:
     """Print every match's standings; returns each bot level's timings, all games."""
     timings: dict[str, Standing] = {}
+    code = bot_ledger.code_fingerprint() if ledger else None
     for game, label, match, count, fill in matches(only, against, level, players):
         started = time.perf_counter()
+        seen = {name: 0 for name in match}  # each contestant's decisions so far
 
-        def progress(played, standings, game=game, label=label, count=count):
-            with open(log, "a", encoding="utf-8") as out:
-                out.write(f"{game} {label}, {played} games, "
-                          f"{time.perf_counter() - started:.0f} s:\n")
-                out.writelines(f"   {line}\n" for line in summary(standings, count))
+        def progress(played, standings, game=game, label=label, count=count,
+                     match=match, fill=fill, seen=seen):
+            if log:
+                with open(log, "a", encoding="utf-8") as out:
+                    out.write(f"{game} {label}, {played} games, "
+                              f"{time.perf_counter() - started:.0f} s:\n")
+                    out.writelines(f"   {line}\n" for line in summary(standings, count))
+            for name in dict.fromkeys(match) if ledger else ():
+                standing = standings[name]
+                bot_ledger.record(ledger, {
+                    "code": code, "game": game, "players": count, "contestant": name,
+                    "fill": fill, "seed": f"bench/{game}", "k": first + played - 1,
+                    "share": standing.shares[-1],
+                    "seconds": [round(s, 4) for s in standing.seconds[seen[name]:]]})
+                seen[name] = len(standing.seconds)
 
         standings = arena(ENGINES[game], match, games, {}, count, seed=f"bench/{game}",
-                          fill=fill, report=progress if log else None, first=first)
+                          fill=fill, report=progress if log or ledger else None,
+                          first=first)
         numbers = f", games {first}-{first + games - 1}" if first else ""
         print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} ({games} "
               f"games{numbers}, {time.perf_counter() - started:.0f} s)", flush=True)
@@ -146,9 +166,11 @@ def memory() -> None:
 
 def run(games: int, only: str | None = None, against: str = "random",
         level: str | None = None, players: int | None = None, log: str | None = None,
-        first: int = 0) -> None:
+        first: int = 0, ledger: str | None = None) -> None:
     print("Bots: strength (95% confidence intervals) and CPU per decision")
-    timings = strength(games, only, against, level, players, log, first)
+    if ledger:
+        print(f"   recording each game in {ledger}, code {bot_ledger.code_fingerprint()}")
+    timings = strength(games, only, against, level, players, log, first, ledger)
     print("CPU per decision, all games above:")
     for name, standing in timings.items():
         if standing.seconds:
@@ -164,7 +186,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50, help="games per match (50)")
     parser.add_argument("--only", choices=sorted(ENGINES), help="one game only")
     parser.add_argument("--against", default="random",
-                        choices=("random", "heuristic", "styles", "mixed", *NAMES[1:]),
+                        choices=("random", "heuristic", "styles", "mixed", *NAMES),
                         help="who fills the other seats of the card games (random): "
                         "heuristic players, one style of the game's family "
                         "(pbem.bots.styles), a mixed table of them, or `styles`: each "
@@ -175,12 +197,24 @@ def main() -> None:
                         "every game")
     parser.add_argument("--first", type=int, default=0, metavar="K",
                         help="start at game K of each line (0): a part of a longer run")
+    parser.add_argument("--record", metavar="LEDGER", help="add each game to LEDGER, a "
+                        "line of JSON a game with the fingerprint of the code (see --tally)")
+    parser.add_argument("--tally", nargs="+", metavar="LEDGER", help="only pool the "
+                        "games of these ledgers: a row per line of one code, each game "
+                        "number once")
+    parser.add_argument("--code", metavar="FINGERPRINT", help="with --tally: only this "
+                        "code's games (the code now: `now`)")
     args = parser.parse_args()
+    if args.tally:
+        code = bot_ledger.code_fingerprint() if args.code == "now" else args.code
+        print("\n".join(bot_ledger.report(bot_ledger.tally(args.tally, code))))
+        return
     if args.first < 0:
         parser.error("--first must be 0 or more")
     if args.against != "random" and args.only == "onyx":
         parser.error("Onyx has no heuristic player nor styles")
-    run(args.games, args.only, args.against, args.level, args.players, args.log, args.first)
+    run(args.games, args.only, args.against, args.level, args.players, args.log, args.first,
+        args.record)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,107 @@
+"""A ledger of bench/bots.py games: one JSON line a game, pooled later by `--tally`.
+
+A line of the bar (60 games of a hard bot at ~1 s of CPU a decision) costs an hour of
+a core, more than one sitting of a shared 2-core machine gives to a dozen lines. So each
+game is written down as it ends, with what makes it repeatable (the game, the table,
+who sat, the game's number k: its seed and seating come from k alone) and a fingerprint
+of the code that decided it (`code_fingerprint`: the bots, the engines, the notation).
+`python -m bench.bots --tally FILE...` pools the games of one line across parts,
+processes and sittings, each game number once, and only games of the same code: a
+change to the bots starts their lines again, as it should.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.bots.arena import Standing
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What decides a game of the bench: the bots, the rules they play by, and the notation
+#: a style's decision is named in.
+DECIDING = ("pbem/bots", "pbem/engines", "notation")
+#: The games a line needs before its share is a finding (the bar of #46).
+ENOUGH = 60
+
+
+def code_fingerprint(root: Path = ROOT) -> str:
+    """The first 12 hex digits of a sha256 over the deciding modules' paths and bytes."""
+    digest = hashlib.sha256()
+    for folder in DECIDING:
+        for path in sorted((root / folder).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def record(path: str, entry: dict) -> None:
+    """Add one game's entry (a line of JSON) to the ledger at `path`."""
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps(entry, sort_keys=True) + "\n")
+
+
+@dataclass
+class Line:
+    """The games of one line of one code: a contestant at a table among `fill`."""
+    code: str
+    game: str
+    players: int
+    contestant: str
+    fill: str
+    seed: str
+    games: dict[int, float] = field(default_factory=dict)
+    seconds: list[float] = field(default_factory=list)
+
+    def standing(self) -> Standing:
+        return Standing(self.contestant, [self.games[k] for k in sorted(self.games)],
+                        self.seconds)
+
+    def verdict(self) -> str:
+        """Its share against the fair share, and whether it is a finding yet."""
+        standing, fair = self.standing(), 1 / self.players
+        low, _ = standing.interval()
+        bound = "above" if low > fair else "not above"
+        shown = "" if len(self.games) >= ENOUGH else f"; under {ENOUGH} games: not shown"
+        return f"{standing.mean / fair:.2f}x the fair share, lower bound {bound} it{shown}"
+
+
+def tally(paths: list[str], code: str | None = None) -> list[Line]:
+    """The lines of the ledgers at `paths`, of `code` only when given; a game number
+    played twice (parts that overlap) counts once, its first entry."""
+    lines: dict[tuple, Line] = {}
+    for path in paths:
+        for text in Path(path).read_text(encoding="utf-8").splitlines():
+            if not text.strip():
+                continue
+            entry = json.loads(text)
+            if code is not None and entry["code"] != code:
+                continue
+            key = tuple(entry[name] for name in
+                        ("code", "game", "players", "contestant", "fill", "seed"))
+            line = lines.setdefault(key, Line(*key))
+            if entry["k"] not in line.games:
+                line.games[entry["k"]] = entry["share"]
+                line.seconds += entry["seconds"]
+    return sorted(lines.values(), key=lambda line: (line.code, line.game, line.players,
+                                                    line.contestant, line.fill))
+
+
+def report(lines: list[Line]) -> list[str]:
+    """A row of a Markdown table per line, under its header."""
+    rows = ["| code | game | players | contestant | other seats | games | share | "
+            "95% CI | fair share | verdict | CPU p50, p99 |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for line in lines:
+        standing = line.standing()
+        low, high = standing.interval()
+        numbers = sorted(line.games)
+        span = f"{len(numbers)} ({numbers[0]}–{numbers[-1]})"
+        cpu = (f"{standing.percentile(0.5) * 1000:.0f}, "
+               f"{standing.percentile(0.99) * 1000:.0f} ms") if line.seconds else "—"
+        rows.append(f"| {line.code} | {line.game} | {line.players} | {line.contestant} | "
+                    f"{line.fill} | {span} | {standing.mean:.1%} | {low:.1%}–{high:.1%} "
+                    f"| {1 / line.players:.1%} | {line.verdict()} | {cpu} |")
+    return rows
