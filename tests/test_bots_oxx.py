@@ -152,3 +152,34 @@ def test_the_bot_decides_the_same_whatever_another_seat_chose_in_secret():
     """
     worlds = [round_of(position(base), text) for text in ("play 7", "play 105 row 4")]
     assert len({hard(world, 1, worlds=12) for world in worlds}) == 1
+
+
+def test_the_table_weighs_a_card_by_every_colour_of_the_row_as_the_rules_count_them():
+    # FIFTH's rows and 300 random ones: the table's cost, which looks only at the card's
+    # own colours beside the row's most of one colour, equals the cost counted over all
+    # six colours afresh; 7 on FIFTH's five-card row 1 takes its 13 points.
+    def counted(rows, rule1, r, card):
+        mask = oxx_playout.MASKS[card]
+        fits = [i for i, row in enumerate(rows) if oxx_playout.MASKS[row[-1]] & mask]
+        if r not in fits:
+            return (sum(oxx_playout.PENALTY[c] for c in rows[r]), 0)
+        colours = [sum(oxx_playout.BULLS[c][i] for c in rows[r] + [card]) for i in range(6)]
+        if max(colours) >= 6 or (rule1 and len(rows[r]) >= 5):
+            return (sum(oxx_playout.PENALTY[c] for c in rows[r]), 0)
+        room = 5 - len(rows[r]) if rule1 else 6
+        return (0, -min(room, 6 - max(colours)))
+
+    rng = random.Random(7)
+    tables = [[[3, 8, 2, 26, 1], [30], [47], [12], [86]]]
+    for _ in range(300):
+        cards = rng.sample(range(1, 111), 12)
+        tables.append([cards[i:i + rng.randrange(1, 4)] for i in range(0, 10, 2)])
+    for rows in tables:
+        for rule1 in (True, False):
+            table = oxx_playout.Table(rows, rule1)
+            for card in range(1, 111):
+                kind, fits = table.options(card)
+                costs = [counted(rows, rule1, r, card) for r in range(5)]
+                assert [table.cost(kind, r, card) for r in fits] == [costs[r] for r in fits]
+                assert table.cheapest(card) == min(costs[r] for r in fits)
+    assert oxx_playout.Table(tables[0], True).cheapest(7) == (13, 0)  # the sixth card

@@ -1,0 +1,79 @@
+"""The bench's ledger of bot games (bench/bot_ledger.py): each game a line with the code
+that played it; `--tally` pools a line's parts, each game number once, one code apart
+from another. A line of the bar is an hour of a core, so it is run in parts."""
+
+import json
+import sys
+
+from bench import bot_ledger, bots
+
+ENTRY = {"code": "c0de", "game": "baronoxx", "players": 3, "contestant": "bot:hard",
+         "fill": "style:keeper", "seed": "bench/baronoxx"}
+
+
+def write(path, *games, **changes):
+    for k, share, seconds in games:
+        bot_ledger.record(str(path), {**ENTRY, **changes, "k": k, "share": share,
+                                      "seconds": seconds})
+
+
+def test_a_line_run_in_two_parts_tallies_as_one_run(tmp_path):
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    bots.strength(2, "onix", "hoarder", "easy", 3, ledger=str(whole))
+    bots.strength(1, "onix", "hoarder", "easy", 3, ledger=str(parts))
+    bots.strength(1, "onix", "hoarder", "easy", 3, ledger=str(parts), first=1)
+    entries = [json.loads(line) for line in whole.read_text().splitlines()]
+    assert [(e["k"], e["contestant"], e["fill"], e["players"]) for e in entries] == [
+        (0, "bot:easy", "style:hoarder", 3), (1, "bot:easy", "style:hoarder", 3)]
+    assert {e["code"] for e in entries} == {bot_ledger.code_fingerprint()}
+    assert all(e["seconds"] for e in entries)  # the bot's own decisions, that game's
+    [one], [other] = bot_ledger.tally([str(whole)]), bot_ledger.tally([str(parts)])
+    assert one.games == other.games and sorted(one.games) == [0, 1]
+
+
+def test_a_game_number_counts_once_and_codes_are_kept_apart(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, (0, 1.0, [0.5]), (1, 0.0, [0.7]), (1, 1.0, [0.9]), (2, 0.5, [0.6]))
+    write(ledger, (0, 0.0, [1.5]), code="other")
+    mine, other = bot_ledger.tally([str(ledger)])
+    assert (mine.code, mine.games, mine.seconds) == ("c0de", {0: 1.0, 1: 0.0, 2: 0.5},
+                                                      [0.5, 0.7, 0.6])
+    assert (other.code, other.games) == ("other", {0: 0.0})
+    assert [line.code for line in bot_ledger.tally([str(ledger)], "other")] == ["other"]
+
+
+def test_a_line_under_sixty_games_is_not_shown_and_sixty_games_are(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *[(k, 1.0 if k % 2 else 0.0, [1.0]) for k in range(59)])
+    [line] = bot_ledger.tally([str(ledger)])
+    assert line.verdict() == ("1.47x the fair share, lower bound above it; "
+                              "under 60 games: not shown")
+    write(ledger, (59, 1.0, [1.0]))
+    [line] = bot_ledger.tally([str(ledger)])
+    assert line.verdict() == "1.50x the fair share, lower bound above it"
+    row = bot_ledger.report([line])[2]
+    assert "| 60 (0–59) | 50.0% | 37.7%–62.3% | 33.3% |" in row
+
+
+def test_the_fingerprint_changes_with_the_deciding_code_only(tmp_path):
+    for folder in bot_ledger.DECIDING:
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "pbem/bots/search.py").write_text("BUDGET = 1\n")
+    before = bot_ledger.code_fingerprint(tmp_path)
+    (tmp_path / "pbem/bots/search.py").write_text("BUDGET = 2\n")
+    changed = bot_ledger.code_fingerprint(tmp_path)
+    (tmp_path / "pbem/mail.py").write_text("anything\n")
+    assert len({before, changed}) == 2
+    assert bot_ledger.code_fingerprint(tmp_path) == changed
+
+
+def test_tally_on_the_command_line_prints_a_table(tmp_path, monkeypatch, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, (0, 1.0, [0.25, 0.75]))
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger)])
+    bots.main()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("| code | game | players | contestant | other seats |")
+    assert out[2] == ("| c0de | baronoxx | 3 | bot:hard | style:keeper | 1 (0–0) | 100.0% "
+                      "| 20.7%–100.0% | 33.3% | 3.00x the fair share, lower bound not "
+                      "above it; under 60 games: not shown | 750, 750 ms |")
