@@ -55,7 +55,12 @@ HABIT_EPSILON = 0.1
 #: The progressive bias towards the habit's choice in the tree: worth this many won
 #: playouts, spread over the choice's visits.
 BIAS = 3.0
-#: 6 nimmt!'s fast playout: µs a decision of the habit, and a sampled world's cost.
+#: 6 nimmt!'s fast playout: what a playout's decision and a sampled world count in the
+#: budget (µs as they cost on 2026-12-04). A decision costs about half that since the
+#: table keeps each row's most bullheads of a colour, so a hard decision spends ~0.6 s
+#: of CPU, not its level's 1.2: kept so that the bench's lines of the family of styles
+#: (bench/README.md, #46) go on measuring the same decisions; raising the budget to the
+#: CPU again is a change of strength, to measure as such.
 OXX_DECISION_COST, OXX_WORLD_COST = 10, 120
 #: How often a seat of 6 nimmt!'s playouts departs from the habit at random.
 OXX_EPSILON = 0.1
