@@ -59,6 +59,31 @@ def record(path: str, entry: dict) -> None:
         out.write(json.dumps(entry, sort_keys=True) + "\n")
 
 
+def recorded(path: str, code: str, game: str, players: int, contestant: str, fill: str,
+             seed: str) -> set[int]:
+    """The game numbers of a line the ledger at `path` holds for `code` (none if there
+    is no ledger yet)."""
+    if not Path(path).exists():
+        return set()
+    key = (code, game, players, contestant, fill, seed)
+    for line in tally([path], code):
+        if (line.code, line.game, line.players, line.contestant, line.fill,
+                line.seed) == key:
+            return set(line.games)
+    return set()
+
+
+def runs(numbers) -> list[tuple[int, int]]:
+    """Consecutive game numbers as (first, how many): [0, 1, 2, 5, 6] → [(0, 3), (5, 2)]."""
+    found: list[tuple[int, int]] = []
+    for k in numbers:
+        if found and sum(found[-1]) == k:
+            found[-1] = (found[-1][0], found[-1][1] + 1)
+        else:
+            found.append((k, 1))
+    return found
+
+
 @dataclass
 class Line:
     """The games of one line of one code: a contestant at a table among `fill`."""

@@ -32,7 +32,8 @@ and seating come from its number), so a long line can run as parts on several co
 `--games 30` and `--games 30 --first 30` are the first 60 games. `--record LEDGER` adds
 each game to a ledger (bench/bot_ledger.py) with a fingerprint of the code that played
 it, and `--tally` pools a line's games from every part, process and sitting that ran the
-same code, each game number once.
+same code, each game number once; a game the ledger holds for the code is not played
+again, so the same command run again goes on where the last one stopped.
 """
 
 from __future__ import annotations
@@ -105,35 +106,49 @@ def strength(games: int, only: str | None, against: str = "random",
              level: str | None = None, players: int | None = None,
              log: str | None = None, first: int = 0,
              ledger: str | None = None) -> dict[str, Standing]:
-    """Print every match's standings; returns each bot level's timings, all games."""
+    """Print every match's standings; returns each bot level's timings, all games. With
+    a `ledger`, each game is recorded there, and a game it holds already for this code
+    is not played again: the same command run again goes on where the last stopped."""
     timings: dict[str, Standing] = {}
     code = bot_ledger.code_fingerprint() if ledger else None
     for game, label, match, count, fill in matches(only, against, level, players):
-        started = time.perf_counter()
-        seen = {name: 0 for name in match}  # each contestant's decisions so far
+        started, seed = time.perf_counter(), f"bench/{game}"
+        numbers = range(first, first + games)
+        if ledger:
+            done = bot_ledger.recorded(ledger, code, game, count, match[0], fill, seed)
+            numbers = [k for k in numbers if k not in done]
+        standings: dict[str, Standing] = {}
+        for part_first, part_games in bot_ledger.runs(numbers):
+            seen = {name: 0 for name in match}  # each contestant's decisions so far
 
-        def progress(played, standings, game=game, label=label, count=count,
-                     match=match, fill=fill, seen=seen):
-            if log:
-                with open(log, "a", encoding="utf-8") as out:
-                    out.write(f"{game} {label}, {played} games, "
-                              f"{time.perf_counter() - started:.0f} s:\n")
-                    out.writelines(f"   {line}\n" for line in summary(standings, count))
-            for name in dict.fromkeys(match) if ledger else ():
-                standing = standings[name]
-                bot_ledger.record(ledger, {
-                    "code": code, "game": game, "players": count, "contestant": name,
-                    "fill": fill, "seed": f"bench/{game}", "k": first + played - 1,
-                    "share": standing.shares[-1],
-                    "seconds": [round(s, 4) for s in standing.seconds[seen[name]:]]})
-                seen[name] = len(standing.seconds)
+            def progress(played, part, game=game, count=count, match=match, fill=fill,
+                         seen=seen, part_first=part_first):
+                if log:
+                    with open(log, "a", encoding="utf-8") as out:
+                        out.write(f"{game} {count} players, game {part_first + played - 1}"
+                                  f", {time.perf_counter() - started:.0f} s:\n")
+                        out.writelines(f"   {line}\n" for line in summary(part, count))
+                for name in dict.fromkeys(match) if ledger else ():
+                    standing = part[name]
+                    bot_ledger.record(ledger, {
+                        "code": code, "game": game, "players": count, "contestant": name,
+                        "fill": fill, "seed": seed, "k": part_first + played - 1,
+                        "share": standing.shares[-1],
+                        "seconds": [round(s, 4) for s in standing.seconds[seen[name]:]]})
+                    seen[name] = len(standing.seconds)
 
-        standings = arena(ENGINES[game], match, games, {}, count, seed=f"bench/{game}",
-                          fill=fill, report=progress if log or ledger else None,
-                          first=first)
-        numbers = f", games {first}-{first + games - 1}" if first else ""
-        print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} ({games} "
-              f"games{numbers}, {time.perf_counter() - started:.0f} s)", flush=True)
+            part = arena(ENGINES[game], match, part_games, {}, count, seed=seed, fill=fill,
+                         report=progress if log or ledger else None, first=part_first)
+            for name, standing in part.items():
+                whole = standings.setdefault(name, Standing(name))
+                whole.shares += standing.shares
+                whole.seconds += standing.seconds
+        skipped = games - len(numbers)
+        held = f"; {skipped} more in {ledger} already" if skipped else ""
+        span = f", games {first}-{first + games - 1}" if first else ""
+        print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} "
+              f"({len(numbers)} games{span}{held}, {time.perf_counter() - started:.0f} s)",
+              flush=True)
         for line in summary(standings, count):
             print("   " + line, flush=True)
         for name, standing in standings.items():

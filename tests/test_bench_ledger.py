@@ -81,3 +81,14 @@ def test_tally_on_the_command_line_prints_a_table(tmp_path, monkeypatch, capsys)
     assert out[2] == ("| c0de | baronoxx | 3 | bot:hard | style:keeper | 1 (0–0) | 100.0% "
                       "| 20.7%–100.0% | 33.3% | 3.00x the fair share, lower bound not "
                       "above it; under 60 games: not shown | 750, 750 ms |")
+
+
+def test_the_same_command_again_plays_only_the_games_the_ledger_lacks(tmp_path, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    bots.strength(1, "onix", "grabber", "easy", 3, ledger=str(ledger), first=1)
+    bots.strength(3, "onix", "grabber", "easy", 3, ledger=str(ledger))
+    assert [json.loads(line)["k"] for line in ledger.read_text().splitlines()] == [1, 0, 2]
+    assert "(2 games; 1 more in" in capsys.readouterr().out
+    bots.strength(3, "onix", "grabber", "easy", 3, ledger=str(ledger))
+    assert len(ledger.read_text().splitlines()) == 3
+    assert bot_ledger.runs([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 2), (9, 1)]
