@@ -73,17 +73,6 @@ def recorded(path: str, code: str, game: str, players: int, contestant: str, fil
     return set()
 
 
-def runs(numbers) -> list[tuple[int, int]]:
-    """Consecutive game numbers as (first, how many): [0, 1, 2, 5, 6] → [(0, 3), (5, 2)]."""
-    found: list[tuple[int, int]] = []
-    for k in numbers:
-        if found and sum(found[-1]) == k:
-            found[-1] = (found[-1][0], found[-1][1] + 1)
-        else:
-            found.append((k, 1))
-    return found
-
-
 @dataclass
 class Line:
     """The games of one line of one code: a contestant at a table among `fill`."""

@@ -113,12 +113,17 @@ def strength(games: int, only: str | None, against: str = "random",
     code = bot_ledger.code_fingerprint() if ledger else None
     for game, label, match, count, fill in matches(only, against, level, players):
         started, seed = time.perf_counter(), f"bench/{game}"
-        numbers = range(first, first + games)
-        if ledger:
-            done = bot_ledger.recorded(ledger, code, game, count, match[0], fill, seed)
-            numbers = [k for k in numbers if k not in done]
+        # With a ledger, a game at a time, each asked of the ledger first: another
+        # process running the same line may have recorded it since.
+        parts = ([(k, 1) for k in range(first, first + games)] if ledger
+                 else [(first, games)])
         standings: dict[str, Standing] = {}
-        for part_first, part_games in bot_ledger.runs(numbers):
+        skipped = 0
+        for part_first, part_games in parts:
+            if ledger and part_first in bot_ledger.recorded(ledger, code, game, count,
+                                                            match[0], fill, seed):
+                skipped += 1
+                continue
             seen = {name: 0 for name in match}  # each contestant's decisions so far
 
             def progress(played, part, game=game, count=count, match=match, fill=fill,
@@ -143,11 +148,11 @@ def strength(games: int, only: str | None, against: str = "random",
                 whole = standings.setdefault(name, Standing(name))
                 whole.shares += standing.shares
                 whole.seconds += standing.seconds
-        skipped = games - len(numbers)
         held = f"; {skipped} more in {ledger} already" if skipped else ""
         span = f", games {first}-{first + games - 1}" if first else ""
         print(f"{game} {label}: {' vs '.join(match)}, the other seats {fill} "
-              f"({len(numbers)} games{span}{held}, {time.perf_counter() - started:.0f} s)",
+              f"({games - skipped} games{span}{held}, "
+              f"{time.perf_counter() - started:.0f} s)",
               flush=True)
         for line in summary(standings, count):
             print("   " + line, flush=True)

@@ -91,4 +91,23 @@ def test_the_same_command_again_plays_only_the_games_the_ledger_lacks(tmp_path, 
     assert "(2 games; 1 more in" in capsys.readouterr().out
     bots.strength(3, "onix", "grabber", "easy", 3, ledger=str(ledger))
     assert len(ledger.read_text().splitlines()) == 3
-    assert bot_ledger.runs([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 2), (9, 1)]
+
+
+def test_a_game_another_process_recorded_meanwhile_is_not_played_again(tmp_path,
+                                                                        monkeypatch):
+    # Two processes on one line: while this one plays game 0, the other records game 1.
+    ledger, played = tmp_path / "ledger.jsonl", []
+    real_arena = bots.arena
+
+    def arena(engine, match, games, options, count, first, **kwargs):
+        played.append(first)
+        if first == 0:
+            write(ledger, (1, 0.0, [0.1]), code=bot_ledger.code_fingerprint(),
+                  game="onix", contestant="bot:easy", fill="style:grabber",
+                  seed="bench/onix")
+        return real_arena(engine, match, games, options, count, first=first, **kwargs)
+
+    monkeypatch.setattr(bots, "arena", arena)
+    bots.strength(3, "onix", "grabber", "easy", 3, ledger=str(ledger))
+    assert played == [0, 2]
+    assert sorted(bot_ledger.tally([str(ledger)])[0].games) == [0, 1, 2]
