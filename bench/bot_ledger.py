@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,9 +55,18 @@ def _code(source: str) -> str:
 
 
 def record(path: str, entry: dict) -> None:
-    """Add one game's entry (a line of JSON) to the ledger at `path`."""
-    with open(path, "a", encoding="utf-8") as out:
-        out.write(json.dumps(entry, sort_keys=True) + "\n")
+    """Add one game's entry (a line of JSON) to the ledger at `path`, on a line of its
+    own even after an entry a stopped process left unfinished."""
+    with open(path, "ab") as out:
+        whole = out.tell() == 0 or _last_byte(path) == b"\n"
+        out.write((("" if whole else "\n") + json.dumps(entry, sort_keys=True)
+                   + "\n").encode())
+
+
+def _last_byte(path: str) -> bytes:
+    with open(path, "rb") as ledger:
+        ledger.seek(-1, 2)
+        return ledger.read(1)
 
 
 def recorded(path: str, code: str, game: str, players: int, contestant: str, fill: str,
@@ -103,10 +113,15 @@ def tally(paths: list[str], code: str | None = None) -> list[Line]:
     played twice (parts that overlap) counts once, its first entry."""
     lines: dict[tuple, Line] = {}
     for path in paths:
-        for text in Path(path).read_text(encoding="utf-8").splitlines():
+        for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(),
+                                      1):
             if not text.strip():
                 continue
-            entry = json.loads(text)
+            try:
+                entry = json.loads(text)
+            except json.JSONDecodeError:  # a process stopped while writing it
+                print(f"{path}:{number}: not a whole entry, left out", file=sys.stderr)
+                continue
             if code is not None and entry["code"] != code:
                 continue
             key = tuple(entry[name] for name in

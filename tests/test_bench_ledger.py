@@ -111,3 +111,14 @@ def test_a_game_another_process_recorded_meanwhile_is_not_played_again(tmp_path,
     bots.strength(3, "onix", "grabber", "easy", 3, ledger=str(ledger))
     assert played == [0, 2]
     assert sorted(bot_ledger.tally([str(ledger)])[0].games) == [0, 1, 2]
+
+
+def test_an_entry_cut_short_by_a_stopped_process_is_left_out(tmp_path, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, (0, 1.0, [0.5]))
+    with open(ledger, "a") as out:
+        out.write('{"code": "c0de", "game": "baro')
+    write(ledger, (1, 0.0, [0.5]))  # the next process's entry starts a line of its own
+    [line] = bot_ledger.tally([str(ledger)])
+    assert line.games == {0: 1.0, 1: 0.0}
+    assert capsys.readouterr().err == f"{ledger}:2: not a whole entry, left out\n"
