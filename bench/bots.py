@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from pathlib import Path
 import tracemalloc
 
 from bench import bot_ledger
@@ -225,6 +226,11 @@ def main() -> None:
     parser.add_argument("--code", metavar="FINGERPRINT", help="with --tally: only this "
                         "code's games (the code now: `now`)")
     args = parser.parse_args()
+    if args.code and not args.tally:
+        parser.error("--code is for --tally")
+    missing = [path for path in args.tally or () if not Path(path).is_file()]
+    if missing:
+        parser.error(f"no ledger at {', '.join(missing)}")
     if args.tally:
         code = bot_ledger.code_fingerprint() if args.code == "now" else args.code
         print("\n".join(bot_ledger.report(bot_ledger.tally(args.tally, code))))

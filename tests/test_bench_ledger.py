@@ -5,6 +5,8 @@ from another. A line of the bar is an hour of a core, so it is run in parts."""
 import json
 import sys
 
+import pytest
+
 from bench import bot_ledger, bots
 
 ENTRY = {"code": "c0de", "game": "baronoxx", "players": 3, "contestant": "bot:hard",
@@ -122,3 +124,11 @@ def test_an_entry_cut_short_by_a_stopped_process_is_left_out(tmp_path, capsys):
     [line] = bot_ledger.tally([str(ledger)])
     assert line.games == {0: 1.0, 1: 0.0}
     assert capsys.readouterr().err == f"{ledger}:2: not a whole entry, left out\n"
+
+
+def test_tally_of_a_ledger_that_is_not_there_says_so(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(tmp_path / "no.jsonl")])
+    with pytest.raises(SystemExit) as stopped:
+        bots.main()
+    assert stopped.value.code == 2
+    assert f"no ledger at {tmp_path / 'no.jsonl'}" in capsys.readouterr().err
