@@ -27,6 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DECIDING = ("pbem/bots", "pbem/engines", "notation")
 #: The games a line needs before its share is a finding (the bar of #46).
 ENOUGH = 60
+#: The bar of #46 for one hard bot: at 3 players a share of at least 1.5x the fair share;
+#: at every table the lower bound of the 95% interval above the fair share.
+BAR_FACTOR = {3: 1.5}
+BAR_CONTESTANT = "bot:hard"
 
 
 def code_fingerprint(root: Path = ROOT) -> str:
@@ -107,6 +111,13 @@ class Line:
         shown = "" if len(self.games) >= ENOUGH else f"; under {ENOUGH} games: not shown"
         return f"{standing.mean / fair:.2f}x the fair share, lower bound {bound} it{shown}"
 
+    def meets_bar(self) -> bool:
+        """Whether its share clears the bar of #46 at its table, over enough games."""
+        standing, fair = self.standing(), 1 / self.players
+        low, _ = standing.interval()
+        return (len(self.games) >= ENOUGH and low > fair
+                and standing.mean >= BAR_FACTOR.get(self.players, 1) * fair)
+
 
 def tally(paths: list[str], code: str | None = None) -> list[Line]:
     """The lines of the ledgers at `paths`, of `code` only when given; a game number
@@ -150,3 +161,36 @@ def report(lines: list[Line]) -> list[str]:
                     f"{line.fill} | {span} | {standing.mean:.1%} | {low:.1%}–{high:.1%} "
                     f"| {1 / line.players:.1%} | {line.verdict()} | {cpu} |")
     return rows
+
+
+def bar(lines: list[Line], tables: dict[str, tuple[int, ...]],
+        families: dict[str, tuple[str, ...]]) -> list[str]:
+    """Where the bar of #46 stands, a row per table it names (`tables`: each game's table
+    sizes) of every game in `lines`: which of its lines (each style of the game's family
+    alone, and mixed tables) a hard bot meets it in, which not, which have too few games
+    to tell, and which the ledger lacks. `lines` should be of one code."""
+    rows = ["| game | players | the bar | met | not met | under 60 games (played) | "
+            "not in the ledger |", "|---|---|---|---|---|---|---|"]
+    for game in sorted({line.game for line in lines} & set(tables)):
+        for players in tables[game]:
+            found = {line.fill: line for line in lines if line.game == game
+                     and line.players == players and line.contestant == BAR_CONTESTANT}
+            met, unmet, short, lacking = [], [], [], []
+            for fill in [f"style:{name}" for name in families[game]] + ["mixed"]:
+                name, line = fill.removeprefix("style:"), found.get(fill)
+                if line is None:
+                    lacking.append(name)
+                elif len(line.games) < ENOUGH:
+                    short.append(f"{name} ({len(line.games)})")
+                else:
+                    (met if line.meets_bar() else unmet).append(name)
+            factor = BAR_FACTOR.get(players)
+            share = f"≥ {factor:.1f}x the fair share, " if factor else ""
+            rows.append(f"| {game} | {players} | {share}lower bound above the fair share "
+                        f"| {_names(met)} | {_names(unmet)} | {_names(short)} | "
+                        f"{_names(lacking)} |")
+    return rows
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names) or "—"

@@ -33,7 +33,9 @@ and seating come from its number), so a long line can run as parts on several co
 each game to a ledger (bench/bot_ledger.py) with a fingerprint of the code that played
 it, and `--tally` pools a line's games from every part, process and sitting that ran the
 same code, each game number once; a game the ledger holds for the code is not played
-again, so the same command run again goes on where the last one stopped.
+again, so the same command run again goes on where the last one stopped. With `--code`
+(`now`: the code as it is) the tally ends with where the bar of #46 stands at each table
+it names: the lines of the family met, not met, short of games, and not yet played.
 """
 
 from __future__ import annotations
@@ -233,7 +235,11 @@ def main() -> None:
         parser.error(f"no ledger at {', '.join(missing)}")
     if args.tally:
         code = bot_ledger.code_fingerprint() if args.code == "now" else args.code
-        print("\n".join(bot_ledger.report(bot_ledger.tally(args.tally, code))))
+        lines = bot_ledger.tally(args.tally, code)
+        print("\n".join(bot_ledger.report(lines)))
+        if code:  # the bar is a matter of one code's games
+            print(f"\nThe bar of #46 (hard, code {code}):\n")
+            print("\n".join(bot_ledger.bar(lines, CARD_GAMES, FAMILIES)))
         return
     if args.first < 0:
         parser.error("--first must be 0 or more")

@@ -132,3 +132,46 @@ def test_tally_of_a_ledger_that_is_not_there_says_so(tmp_path, monkeypatch, caps
         bots.main()
     assert stopped.value.code == 2
     assert f"no ledger at {tmp_path / 'no.jsonl'}" in capsys.readouterr().err
+
+
+def games(count, wins):
+    """`count` games, the first `wins` of them won."""
+    return [(k, 1.0 if k < wins else 0.0, [0.9]) for k in range(count)]
+
+
+def test_the_bar_says_which_lines_of_the_family_are_met_and_which_are_missing(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    line = {"game": "gemforge", "seed": "bench/gemforge"}
+    write(ledger, *games(60, 60), **line, fill="style:habit")
+    write(ledger, *games(60, 30), **line, fill="style:drawer")  # 1.5x, 37.7-62.3%
+    write(ledger, *games(60, 29), **line, fill="style:miner")  # 1.45x: short of 1.5x
+    write(ledger, *games(10, 10), **line, fill="style:careless")
+    write(ledger, *games(60, 60), **line, fill="mixed", contestant="bot:normal")
+    write(ledger, *games(60, 24), **line, fill="mixed", players=4)  # 40%, 28.6-52.6%
+    rows = bot_ledger.bar(bot_ledger.tally([str(ledger)]), {"gemforge": (3, 4)},
+                          {"gemforge": ("habit", "drawer", "miner", "careless")})
+    assert rows[2:] == [
+        "| gemforge | 3 | ≥ 1.5x the fair share, lower bound above the fair share "
+        "| habit, drawer | miner | careless (10) | mixed |",
+        "| gemforge | 4 | lower bound above the fair share | mixed | — | — "
+        "| habit, drawer, miner, careless |"]
+
+
+def test_at_the_largest_table_the_lower_bound_must_clear_the_fair_share(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *games(60, 10), game="baronoxx", players=10, fill="mixed")  # 9.3-28.0%
+    [line] = bot_ledger.tally([str(ledger)])
+    assert line.standing().mean > 0.1 and not line.meets_bar()
+
+
+def test_tally_of_one_code_prints_the_bar_after_the_lines(tmp_path, monkeypatch, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *games(60, 40))
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
+                                      "c0de"])
+    bots.main()
+    out = capsys.readouterr().out.split("\n\n")
+    assert out[1] == "The bar of #46 (hard, code c0de):"
+    assert out[2].splitlines()[2] == (
+        "| baronoxx | 3 | ≥ 1.5x the fair share, lower bound above the fair share "
+        "| keeper | — | — | habit, dumper, counter, careless, mixed |")
