@@ -169,8 +169,8 @@ def bar(lines: list[Line], tables: dict[str, tuple[int, ...]],
     sizes) of every game in `lines`: which of its lines (each style of the game's family
     alone, and mixed tables) a hard bot meets it in, which not, which have too few games
     to tell, and which the ledger lacks. `lines` should be of one code."""
-    rows = ["| game | players | the bar | met | not met | under 60 games (played) | "
-            "not in the ledger |", "|---|---|---|---|---|---|---|"]
+    rows = ["| game | players | the bar | met | not met | under "
+            f"{ENOUGH} games (played) | not in the ledger |", "|---|---|---|---|---|---|---|"]
     for game in sorted({line.game for line in lines} & set(tables)):
         for players in tables[game]:
             found = {line.fill: line for line in lines if line.game == game
