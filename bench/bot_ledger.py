@@ -4,15 +4,17 @@ A line of the bar (60 games of a hard bot at ~1 s of CPU a decision) costs an ho
 a core, more than one sitting of a shared 2-core machine gives to a dozen lines. So each
 game is written down as it ends, with what makes it repeatable (the game, the table,
 who sat, the game's number k: its seed and seating come from k alone) and a fingerprint
-of the code that decided it (`code_fingerprint`: the bots, the engines, the notation).
-`python -m bench.bots --tally FILE...` pools the games of one line across parts,
-processes and sittings, each game number once, and only games of the same code: a
-change to the bots starts their lines again, as it should.
+of the code that decided it (`code_fingerprint`: the bots, the engines, the notation,
+less the modules only another game runs). `python -m bench.bots --tally FILE...` pools
+the games of one line across parts, processes and sittings, each game number once, and
+only games of the same code: a change to a game's bots starts its lines again, as it
+should, and leaves the other games' lines standing.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import sys
@@ -25,24 +27,49 @@ ROOT = Path(__file__).resolve().parent.parent
 #: What decides a game of the bench: the bots, the rules they play by, and the notation
 #: a style's decision is named in.
 DECIDING = ("pbem/bots", "pbem/engines", "notation")
+#: The modules that only one game's decisions run. A game's fingerprint leaves out the
+#: others' (a change to Gem Forge's habit cannot move a 6 nimmt! decision); the modules
+#: every game runs (the search, the styles, the arena, the engines' base) are in all.
+ONE_GAME = {
+    "baronoxx": ("pbem/bots/oxx_playout.py", "pbem/bots/styles_oxx.py",
+                 "pbem/engines/baronoxx", "notation/baronoxx.py"),
+    "gemforge": ("pbem/bots/heuristic_gemforge.py", "pbem/engines/gemforge"),
+    "onix": ("pbem/bots/onix_search.py", "pbem/bots/onix_evaluation.py",
+             "pbem/engines/onix", "notation/onix.py"),
+    "onyx": ("pbem/bots/onyx.py", "pbem/engines/onyx", "notation/onyx.py"),
+}
 #: The games a line needs before its share is a finding (the bar of #46).
 ENOUGH = 60
 #: The bar of #46 for one hard bot: at 3 players a share of at least 1.5x the fair share;
 #: at every table the lower bound of the 95% interval above the fair share.
 BAR_FACTOR = {3: 1.5}
 BAR_CONTESTANT = "bot:hard"
+#: `--code now`: each game's code as it stands.
+NOW = "now"
 
 
-def code_fingerprint(root: Path = ROOT) -> str:
+def code_fingerprint(root: Path = ROOT, game: str | None = None) -> str:
     """The first 12 hex digits of a sha256 over the deciding modules' paths and code:
     their syntax trees without docstrings, so a comment or a docstring mended while a
-    line runs keeps its games, and any change to what runs starts it again."""
+    line runs keeps its games, and any change to what runs starts it again. With a
+    `game`, only the modules its decisions may run (`ONE_GAME`: not another game's)."""
+    others = tuple(module for name, modules in ONE_GAME.items() if name != game
+                   for module in modules) if game else ()
     digest = hashlib.sha256()
     for folder in DECIDING:
         for path in sorted((root / folder).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            name = path.relative_to(root).as_posix()
+            if any(name == module or name.startswith(module + "/") for module in others):
+                continue
+            digest.update(name.encode() + b"\0")
             digest.update(_code(path.read_text(encoding="utf-8")).encode() + b"\0")
     return digest.hexdigest()[:12]
+
+
+@functools.cache
+def current(game: str) -> str:
+    """The fingerprint of `game`'s deciding code as it stands (read once a process)."""
+    return code_fingerprint(game=game)
 
 
 def _code(source: str) -> str:
@@ -120,8 +147,9 @@ class Line:
 
 
 def tally(paths: list[str], code: str | None = None) -> list[Line]:
-    """The lines of the ledgers at `paths`, of `code` only when given; a game number
-    played twice (parts that overlap) counts once, its first entry."""
+    """The lines of the ledgers at `paths`, of `code` only when given (`now`: each
+    game's code as it stands); a game number played twice (parts that overlap) counts
+    once, its first entry."""
     lines: dict[tuple, Line] = {}
     for path in paths:
         for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(),
@@ -133,7 +161,8 @@ def tally(paths: list[str], code: str | None = None) -> list[Line]:
             except json.JSONDecodeError:  # a process stopped while writing it
                 print(f"{path}:{number}: not a whole entry, left out", file=sys.stderr)
                 continue
-            if code is not None and entry["code"] != code:
+            wanted = current(entry["game"]) if code == NOW else code
+            if code is not None and entry["code"] != wanted:
                 continue
             key = tuple(entry[name] for name in
                         ("code", "game", "players", "contestant", "fill", "seed"))
@@ -166,12 +195,12 @@ def report(lines: list[Line]) -> list[str]:
 def bar(lines: list[Line], tables: dict[str, tuple[int, ...]],
         families: dict[str, tuple[str, ...]]) -> list[str]:
     """Where the bar of #46 stands, a row per table it names (`tables`: each game's table
-    sizes) of every game in `lines`: which of its lines (each style of the game's family
+    sizes): which of its lines (each style of the game's family
     alone, and mixed tables) a hard bot meets it in, which not, which have too few games
     to tell, and which the ledger lacks. `lines` should be of one code."""
     rows = ["| game | players | the bar | met | not met | under "
             f"{ENOUGH} games (played) | not in the ledger |", "|---|---|---|---|---|---|---|"]
-    for game in sorted({line.game for line in lines} & set(tables)):
+    for game in sorted(tables):
         for players in tables[game]:
             found = {line.fill: line for line in lines if line.game == game
                      and line.players == players and line.contestant == BAR_CONTESTANT}

@@ -113,8 +113,8 @@ def strength(games: int, only: str | None, against: str = "random",
     a `ledger`, each game is recorded there, and a game it holds already for this code
     is not played again: the same command run again goes on where the last stopped."""
     timings: dict[str, Standing] = {}
-    code = bot_ledger.code_fingerprint() if ledger else None
     for game, label, match, count, fill in matches(only, against, level, players):
+        code = bot_ledger.current(game) if ledger else None
         started, seed = time.perf_counter(), f"bench/{game}"
         # With a ledger, a game at a time, each asked of the ledger first: another
         # process running the same line may have recorded it since.
@@ -192,7 +192,9 @@ def run(games: int, only: str | None = None, against: str = "random",
         first: int = 0, ledger: str | None = None) -> None:
     print("Bots: strength (95% confidence intervals) and CPU per decision")
     if ledger:
-        print(f"   recording each game in {ledger}, code {bot_ledger.code_fingerprint()}")
+        codes = ", ".join(f"{game} {bot_ledger.current(game)}" for game in
+                          ([only] if only else CARD_GAMES))
+        print(f"   recording each game in {ledger}, code {codes}")
     timings = strength(games, only, against, level, players, log, first, ledger)
     print("CPU per decision, all games above:")
     for name, standing in timings.items():
@@ -234,11 +236,10 @@ def main() -> None:
     if missing:
         parser.error(f"no ledger at {', '.join(missing)}")
     if args.tally:
-        code = bot_ledger.code_fingerprint() if args.code == "now" else args.code
-        lines = bot_ledger.tally(args.tally, code)
+        lines = bot_ledger.tally(args.tally, args.code)
         print("\n".join(bot_ledger.report(lines)))
-        if code:  # the bar is a matter of one code's games
-            print(f"\nThe bar of #46 (hard, code {code}):\n")
+        if args.code:  # the bar is a matter of one code's games
+            print(f"\nThe bar of #46 (hard, code {args.code}):\n")
             print("\n".join(bot_ledger.bar(lines, CARD_GAMES, FAMILIES)))
         return
     if args.first < 0:

@@ -27,7 +27,7 @@ def test_a_line_run_in_two_parts_tallies_as_one_run(tmp_path):
     entries = [json.loads(line) for line in whole.read_text().splitlines()]
     assert [(e["k"], e["contestant"], e["fill"], e["players"]) for e in entries] == [
         (0, "bot:easy", "style:hoarder", 3), (1, "bot:easy", "style:hoarder", 3)]
-    assert {e["code"] for e in entries} == {bot_ledger.code_fingerprint()}
+    assert {e["code"] for e in entries} == {bot_ledger.current("onix")}
     assert all(e["seconds"] for e in entries)  # the bot's own decisions, that game's
     [one], [other] = bot_ledger.tally([str(whole)]), bot_ledger.tally([str(parts)])
     assert one.games == other.games and sorted(one.games) == [0, 1]
@@ -95,6 +95,40 @@ def test_the_same_command_again_plays_only_the_games_the_ledger_lacks(tmp_path, 
     assert len(ledger.read_text().splitlines()) == 3
 
 
+def test_a_game_s_fingerprint_leaves_out_the_modules_only_another_game_runs(tmp_path):
+    for folder in bot_ledger.DECIDING:
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "pbem/engines/gemforge").mkdir()
+    search = tmp_path / "pbem/bots/search.py"
+    habit = tmp_path / "pbem/bots/heuristic_gemforge.py"
+    rules = tmp_path / "pbem/engines/gemforge/rules.py"
+    for module in (search, habit, rules):
+        module.write_text("VALUE = 1\n")
+
+    def fingerprints():
+        return {game: bot_ledger.code_fingerprint(tmp_path, game)
+                for game in ("baronoxx", "gemforge", "onix")}
+
+    before = fingerprints()
+    habit.write_text("VALUE = 2\n")
+    rules.write_text("VALUE = 2\n")
+    after = fingerprints()
+    assert after["gemforge"] != before["gemforge"]
+    assert after["baronoxx"] == before["baronoxx"] and after["onix"] == before["onix"]
+    search.write_text("VALUE = 2\n")  # every game's search
+    assert all(now != then for now, then in zip(fingerprints().values(), after.values()))
+
+
+def test_tally_now_keeps_each_game_s_lines_of_its_code_as_it_stands(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, (0, 1.0, [0.5]), code=bot_ledger.current("baronoxx"))
+    write(ledger, (0, 1.0, [0.5]), code=bot_ledger.current("onix"), game="onix")
+    write(ledger, (1, 0.0, [0.5]), code=bot_ledger.current("baronoxx"), game="onix")
+    lines = bot_ledger.tally([str(ledger)], bot_ledger.NOW)
+    assert {(line.game, tuple(line.games)) for line in lines} == {("baronoxx", (0,)),
+                                                                  ("onix", (0,))}
+
+
 def test_a_game_another_process_recorded_meanwhile_is_not_played_again(tmp_path,
                                                                         monkeypatch):
     # Two processes on one line: while this one plays game 0, the other records game 1.
@@ -104,7 +138,7 @@ def test_a_game_another_process_recorded_meanwhile_is_not_played_again(tmp_path,
     def arena(engine, match, games, options, count, first, **kwargs):
         played.append(first)
         if first == 0:
-            write(ledger, (1, 0.0, [0.1]), code=bot_ledger.code_fingerprint(),
+            write(ledger, (1, 0.0, [0.1]), code=bot_ledger.current("onix"),
                   game="onix", contestant="bot:easy", fill="style:grabber",
                   seed="bench/onix")
         return real_arena(engine, match, games, options, count, first=first, **kwargs)
