@@ -164,6 +164,20 @@ def test_gemforge_takes_a_gem_only_when_an_ornament_can_use_it():
     assert gem(gem_position(rows + "\nmine YRR")) == ("draw",)
 
 
+def test_gemforge_with_a_full_hand_takes_the_useless_front_gem_to_bring_the_next_up():
+    rows = """
+        P1: / cancel swap-ornaments discard-gems swap-gems / 0 / T01 T18 T22
+        P2: Y / / 0 / T02 T19 T35
+    """ + MARKET + "\nmine YRR"
+    state = gem_position(rows)
+    assert gem(state) == ("take",)  # a card drawn now would only be dropped again
+    state = GF.apply(state, 0, ("take",))
+    assert state.carts[0] == "Y" and state.mine[0] == "R"
+    assert gem(state) == ("take",)  # the R that T01 wants came up; the Y goes later
+    state = GF.apply(state, 0, ("take",))
+    assert state.carts[0] == "YR" and state.active == 1  # two actions: P2 to play
+
+
 def test_gemforge_discards_a_gem_no_ornament_can_use():
     state = gem_position("""
         P1: Y / / 0 / T01 T18 T22

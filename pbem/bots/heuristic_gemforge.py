@@ -4,7 +4,8 @@ On its own turn, in this order: cash what is complete (the most points); set the
 that completes an ornament, else the one that leaves an ornament fewest slots to fill
 (two at once with set-two); take the mine's front gem when an ornament can use it (or
 several with the mine card, or two from a cart with take-from-cart); discard a gem no
-ornament can use; otherwise take an action card. Copy a take or a set when it helps,
+ornament can use; otherwise take an action card, or with a full hand the front gem, to
+discard it and bring the next one up. Copy a take or a set when it helps,
 cancel a card aimed at itself, keep and pick the tiles that use its gems, drop the least
 useful cards. It reads only what its seat sees: the table, its own cart, hand and tiles.
 """
@@ -117,6 +118,11 @@ def _turn(state, seat: int) -> tuple:
     extra = useless(cart, row)
     if extra:
         return ("discard", extra[0])
+    if len(hand) >= HAND_LIMIT and room and state.mine:
+        # A card drawn to a full hand is dropped again: take the front gem instead, to
+        # discard it and bring the next one up. Tables that only drew went round in
+        # circles, nobody taking the gem that no ornament could use.
+        return ("take",)
     return ("draw",)
 
 
