@@ -26,9 +26,10 @@ HEURISTIC = "heuristic"
 MIXED = "mixed"
 STYLE = "style:"
 Z95 = 1.96
-#: A game longer than this many decisions scores every seat its fair share: Gem Forge's
-#: habit, and styles made of it, can go round in circles at a table of their own (each
-#: draws a card and drops one, none taking the mine's front gem that none can use).
+#: A game longer than this many decisions scores every seat its fair share. Gem Forge's
+#: rules allow a game without end, and tables of its habit did go round in circles (each
+#: drawing a card and dropping one, none taking the mine's front gem that none could use)
+#: until the habit took that gem with a full hand; none is known to now.
 GAME_CAP = 5000
 
 
