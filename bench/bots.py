@@ -192,8 +192,9 @@ def run(games: int, only: str | None = None, against: str = "random",
         first: int = 0, ledger: str | None = None) -> None:
     print("Bots: strength (95% confidence intervals) and CPU per decision")
     if ledger:
-        codes = ", ".join(f"{game} {bot_ledger.current(game)}" for game in
-                          ([only] if only else CARD_GAMES))
+        games_run = dict.fromkeys(game for game, *_ in matches(only, against, level,
+                                                               players))
+        codes = ", ".join(f"{game} {bot_ledger.current(game)}" for game in games_run)
         print(f"   recording each game in {ledger}, code {codes}")
     timings = strength(games, only, against, level, players, log, first, ledger)
     print("CPU per decision, all games above:")
@@ -239,8 +240,13 @@ def main() -> None:
         lines = bot_ledger.tally(args.tally, args.code)
         print("\n".join(bot_ledger.report(lines)))
         if args.code:  # the bar is a matter of one code's games
+            # One fingerprint is one game's code: the other games' tables are not
+            # missing from it, only elsewhere.
+            tables = CARD_GAMES if args.code == bot_ledger.NOW else {
+                game: sizes for game, sizes in CARD_GAMES.items()
+                if any(line.game == game for line in lines)}
             print(f"\nThe bar of #46 (hard, code {args.code}):\n")
-            print("\n".join(bot_ledger.bar(lines, CARD_GAMES, FAMILIES)))
+            print("\n".join(bot_ledger.bar(lines, tables, FAMILIES)))
         return
     if args.first < 0:
         parser.error("--first must be 0 or more")

@@ -209,3 +209,14 @@ def test_tally_of_one_code_prints_the_bar_after_the_lines(tmp_path, monkeypatch,
     assert out[2].splitlines()[2] == (
         "| baronoxx | 3 | ≥ 1.5x the fair share, lower bound above the fair share "
         "| keeper | — | — | habit, dumper, counter, careless, mixed |")
+
+
+def test_the_bar_of_one_game_s_fingerprint_shows_that_game_s_tables_only(
+        tmp_path, monkeypatch, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *games(60, 40), game="onix", seed="bench/onix", fill="style:grabber")
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
+                                      "c0de"])
+    bots.main()
+    bar = capsys.readouterr().out.split("\n\n")[2].splitlines()[2:]
+    assert [row.split(" | ")[0:2] for row in bar] == [["| onix", "3"], ["| onix", "6"]]
