@@ -220,3 +220,11 @@ def test_the_bar_of_one_game_s_fingerprint_shows_that_game_s_tables_only(
     bots.main()
     bar = capsys.readouterr().out.split("\n\n")[2].splitlines()[2:]
     assert [row.split(" | ")[0:2] for row in bar] == [["| onix", "3"], ["| onix", "6"]]
+
+
+def test_every_module_of_one_game_is_there():
+    # A module renamed without this table would count for every game: safe, but each
+    # change to it would then start every game's lines again.
+    for modules in bot_ledger.ONE_GAME.values():
+        for module in modules:
+            assert (bot_ledger.ROOT / module).exists(), module
