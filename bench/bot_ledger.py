@@ -221,5 +221,32 @@ def bar(lines: list[Line], tables: dict[str, tuple[int, ...]],
     return rows
 
 
+def measured(lines: list[Line], tables: dict[str, tuple[int, ...]],
+             families: dict[str, tuple[str, ...]], contestant: str) -> list[str]:
+    """How far the measuring of `contestant` (a level the bar does not judge, `normal`)
+    has come, a row per table: the lines of the family with enough games, each with its
+    share and interval, those with too few, and those the ledger lacks."""
+    rows = [f"| game | players | {ENOUGH} games or more: share (95% CI) | under {ENOUGH} "
+            "games (played) | not in the ledger |", "|---|---|---|---|---|"]
+    for game in sorted(tables):
+        for players in tables[game]:
+            found = {line.fill: line for line in lines if line.game == game
+                     and line.players == players and line.contestant == contestant}
+            done, short, lacking = [], [], []
+            for fill in [f"style:{name}" for name in families[game]] + ["mixed"]:
+                name, line = fill.removeprefix("style:"), found.get(fill)
+                if line is None:
+                    lacking.append(name)
+                elif len(line.games) < ENOUGH:
+                    short.append(f"{name} ({len(line.games)})")
+                else:
+                    standing = line.standing()
+                    low, high = standing.interval()
+                    done.append(f"{name} {standing.mean:.1%} ({low:.1%}–{high:.1%})")
+            rows.append(f"| {game} | {players} | {_names(done)} | {_names(short)} | "
+                        f"{_names(lacking)} |")
+    return rows
+
+
 def _names(names: list[str]) -> str:
     return ", ".join(names) or "—"

@@ -35,7 +35,8 @@ it, and `--tally` pools a line's games from every part, process and sitting that
 same code, each game number once; a game the ledger holds for the code is not played
 again, so the same command run again goes on where the last one stopped. With `--code`
 (`now`: the code as it is) the tally ends with where the bar of #46 stands at each table
-it names: the lines of the family met, not met, short of games, and not yet played.
+it names: the lines of the family met, not met, short of games, and not yet played;
+then with how far `normal`'s lines (measured, not judged) have come at the same tables.
 """
 
 from __future__ import annotations
@@ -247,6 +248,8 @@ def main() -> None:
                 if any(line.game == game for line in lines)}
             print(f"\nThe bar of #46 (hard, code {args.code}):\n")
             print("\n".join(bot_ledger.bar(lines, tables, FAMILIES)))
+            print(f"\nNormal against the family (#46 item 1, code {args.code}):\n")
+            print("\n".join(bot_ledger.measured(lines, tables, FAMILIES, "bot:normal")))
         return
     if args.first < 0:
         parser.error("--first must be 0 or more")

@@ -228,3 +228,28 @@ def test_every_module_of_one_game_is_there():
     for modules in bot_ledger.ONE_GAME.values():
         for module in modules:
             assert (bot_ledger.ROOT / module).exists(), module
+
+
+def test_normal_s_lines_are_measured_with_their_share_not_judged(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    line = {"game": "onix", "seed": "bench/onix", "contestant": "bot:normal"}
+    write(ledger, *games(60, 15), **line, fill="style:grabber")  # 25%: under the fair share
+    write(ledger, *games(12, 6), **line, fill="mixed")
+    write(ledger, *games(60, 60), game="onix", seed="bench/onix", fill="style:habit")  # hard
+    rows = bot_ledger.measured(bot_ledger.tally([str(ledger)]), {"onix": (3,)},
+                               {"onix": ("habit", "grabber")}, "bot:normal")
+    assert rows[2:] == ["| onix | 3 | grabber 25.0% (15.8%–37.2%) | mixed (12) | habit |"]
+
+
+def test_tally_of_the_code_now_ends_with_normal_s_measuring(tmp_path, monkeypatch, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *games(60, 30), code=bot_ledger.current("baronoxx"),
+          contestant="bot:normal", fill="mixed")
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
+                                      "now"])
+    bots.main()
+    out = capsys.readouterr().out.split("\n\n")
+    assert out[3] == "Normal against the family (#46 item 1, code now):"
+    assert out[4].splitlines()[2] == (
+        "| baronoxx | 3 | mixed 50.0% (37.7%–62.3%) | — "
+        "| habit, dumper, keeper, counter, careless |")
