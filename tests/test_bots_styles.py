@@ -263,3 +263,15 @@ def test_styles_are_fair_players_against_the_habit():
     standings = arena(OXX, ["style:counter"], 6, players=3, seed="f", fill="heuristic")
     assert 0 < standings["style:counter"].mean < 1
     assert heuristic.GAMES == tuple(styles.FAMILIES)
+
+
+def test_pbem_arena_seats_a_style_among_mixed_seats_and_names_a_game_s_styles(capsys):
+    from pbem.cli import main
+    assert main(["arena", "baronoxx", "--players", "style:keeper", "--seats", "3",
+                 "--fill", "mixed", "--games", "2", "--seed", "t"]) == 0
+    out = capsys.readouterr().out
+    assert "6 nimmt! Baron Oxx, 3 players, 2 games:" in out
+    assert "style:keeper:" in out and "mixed:" in out
+    assert main(["arena", "onix", "--players", "style:keeper"]) == 2
+    assert ("Onix's styles are habit, grabber, hoarder, spiteful, careless"
+            in capsys.readouterr().err)

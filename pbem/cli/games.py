@@ -22,14 +22,17 @@ def add_commands(commands) -> None:
     arena = game_parser(commands, "arena", "play bots against each other and print "
                         "their win shares with 95%% confidence intervals")
     arena.add_argument("--players", default="bot:hard,bot:normal",
-                       help="contestants, comma-separated: bot:LEVEL or random")
+                       help="contestants, comma-separated: bot:LEVEL, random, and in "
+                       "the card games heuristic (the plain habit) or style:NAME (one "
+                       "of the game's family of opponent styles, e.g. style:keeper)")
     arena.add_argument("--games", type=int, default=200, help="games to play (200)")
     arena.add_argument("--seats", type=int, help="players per game (default: the "
                        "contestants; more seats are random players)")
     arena.add_argument("--seed", default="arena", help="the same seed gives the same games")
     arena.add_argument("--fill", default="random", help="who takes the seats beyond "
                        "--players: random (default), heuristic (a card game's plain "
-                       "habit) or bot:LEVEL")
+                       "habit), style:NAME, mixed (the game's styles in turn, a "
+                       "different mix each game) or bot:LEVEL")
     arena.set_defaults(run=_arena)
 
 
