@@ -200,24 +200,15 @@ def bar(lines: list[Line], tables: dict[str, tuple[int, ...]],
     to tell, and which the ledger lacks. `lines` should be of one code."""
     rows = ["| game | players | the bar | met | not met | under "
             f"{ENOUGH} games (played) | not in the ledger |", "|---|---|---|---|---|---|---|"]
-    for game in sorted(tables):
-        for players in tables[game]:
-            found = {line.fill: line for line in lines if line.game == game
-                     and line.players == players and line.contestant == BAR_CONTESTANT}
-            met, unmet, short, lacking = [], [], [], []
-            for fill in [f"style:{name}" for name in families[game]] + ["mixed"]:
-                name, line = fill.removeprefix("style:"), found.get(fill)
-                if line is None:
-                    lacking.append(name)
-                elif len(line.games) < ENOUGH:
-                    short.append(f"{name} ({len(line.games)})")
-                else:
-                    (met if line.meets_bar() else unmet).append(name)
-            factor = BAR_FACTOR.get(players)
-            share = f"≥ {factor:.1f}x the fair share, " if factor else ""
-            rows.append(f"| {game} | {players} | {share}lower bound above the fair share "
-                        f"| {_names(met)} | {_names(unmet)} | {_names(short)} | "
-                        f"{_names(lacking)} |")
+    for game, players, enough, short, lacking in _family_lines(lines, tables, families,
+                                                               BAR_CONTESTANT):
+        met = [name for name, line in enough if line.meets_bar()]
+        unmet = [name for name, line in enough if not line.meets_bar()]
+        factor = BAR_FACTOR.get(players)
+        share = f"≥ {factor:.1f}x the fair share, " if factor else ""
+        rows.append(f"| {game} | {players} | {share}lower bound above the fair share "
+                    f"| {_names(met)} | {_names(unmet)} | {_names(short)} | "
+                    f"{_names(lacking)} |")
     return rows
 
 
@@ -228,11 +219,28 @@ def measured(lines: list[Line], tables: dict[str, tuple[int, ...]],
     share and interval, those with too few, and those the ledger lacks."""
     rows = [f"| game | players | {ENOUGH} games or more: share (95% CI) | under {ENOUGH} "
             "games (played) | not in the ledger |", "|---|---|---|---|---|"]
+    for game, players, enough, short, lacking in _family_lines(lines, tables, families,
+                                                               contestant):
+        done = []
+        for name, line in enough:
+            standing = line.standing()
+            low, high = standing.interval()
+            done.append(f"{name} {standing.mean:.1%} ({low:.1%}–{high:.1%})")
+        rows.append(f"| {game} | {players} | {_names(done)} | {_names(short)} | "
+                    f"{_names(lacking)} |")
+    return rows
+
+
+def _family_lines(lines: list[Line], tables: dict[str, tuple[int, ...]],
+                  families: dict[str, tuple[str, ...]], contestant: str):
+    """For each table, `contestant`'s lines against the game's family (each style
+    alone, then mixed): those with enough games (name, line), the names of those with
+    too few ("name (games)"), and the names of those the ledger lacks."""
     for game in sorted(tables):
         for players in tables[game]:
             found = {line.fill: line for line in lines if line.game == game
                      and line.players == players and line.contestant == contestant}
-            done, short, lacking = [], [], []
+            enough, short, lacking = [], [], []
             for fill in [f"style:{name}" for name in families[game]] + ["mixed"]:
                 name, line = fill.removeprefix("style:"), found.get(fill)
                 if line is None:
@@ -240,12 +248,8 @@ def measured(lines: list[Line], tables: dict[str, tuple[int, ...]],
                 elif len(line.games) < ENOUGH:
                     short.append(f"{name} ({len(line.games)})")
                 else:
-                    standing = line.standing()
-                    low, high = standing.interval()
-                    done.append(f"{name} {standing.mean:.1%} ({low:.1%}–{high:.1%})")
-            rows.append(f"| {game} | {players} | {_names(done)} | {_names(short)} | "
-                        f"{_names(lacking)} |")
-    return rows
+                    enough.append((name, line))
+            yield game, players, enough, short, lacking
 
 
 def _names(names: list[str]) -> str:
