@@ -202,8 +202,9 @@ def bar(lines: list[Line], tables: dict[str, tuple[int, ...]],
             f"{ENOUGH} games (played) | not in the ledger |", "|---|---|---|---|---|---|---|"]
     for game, players, enough, short, lacking in _family_lines(lines, tables, families,
                                                                BAR_CONTESTANT):
-        met = [name for name, line in enough if line.meets_bar()]
-        unmet = [name for name, line in enough if not line.meets_bar()]
+        met, unmet = [], []
+        for name, line in enough:
+            (met if line.meets_bar() else unmet).append(name)
         factor = BAR_FACTOR.get(players)
         share = f"≥ {factor:.1f}x the fair share, " if factor else ""
         rows.append(f"| {game} | {players} | {share}lower bound above the fair share "

@@ -67,7 +67,11 @@ def _a_card_among_three(state) -> bool:
 
 def values(state, worlds: int, against: str | None, rng: random.Random) -> dict[str, float]:
     """Each card's mean reward for seat 0 over `worlds` worlds sampled from its view,
-    the others' styles drawn from the family (`against` None) or all `against`."""
+    the others' styles drawn from the family (`against` None) or all `against`.
+
+    The worlds are sampled and played out as pbem.bots.search's `_paired` does (keep the
+    two alike); its steps are closures there, and search.py is in every game's ledger
+    fingerprint, so lifting them out would start every bench line again."""
     world = search.canonical(ENGINE, state, 0)
     options = {ENGINE.notation(world, 0, d): d for d in search.candidates(ENGINE, world, 0)}
     totals = dict.fromkeys(options, 0.0)
@@ -122,6 +126,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--worlds", type=int, default=600)
     args = parser.parse_args()
+    if not ENGINE.min_players <= args.players <= ENGINE.max_players:
+        parser.error(f"--players: 6 nimmt! seats {ENGINE.min_players} to "
+                     f"{ENGINE.max_players}")
+    if args.positions < 1 or args.worlds < 1:
+        parser.error("--positions and --worlds must be 1 or more")
     print("\n".join(measure(args.positions, args.players, args.against, args.worlds)))
 
 

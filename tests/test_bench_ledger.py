@@ -173,6 +173,13 @@ def games(count, wins):
     return [(k, 1.0 if k < wins else 0.0, [0.9]) for k in range(count)]
 
 
+def tally_of(ledger, code, monkeypatch, capsys) -> list[str]:
+    """What `python -m bench.bots --tally LEDGER --code CODE` prints, table by table."""
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code", code])
+    bots.main()
+    return capsys.readouterr().out.split("\n\n")
+
+
 def test_the_bar_says_which_lines_of_the_family_are_met_and_which_are_missing(tmp_path):
     ledger = tmp_path / "ledger.jsonl"
     line = {"game": "gemforge", "seed": "bench/gemforge"}
@@ -201,10 +208,7 @@ def test_at_the_largest_table_the_lower_bound_must_clear_the_fair_share(tmp_path
 def test_tally_of_one_code_prints_the_bar_after_the_lines(tmp_path, monkeypatch, capsys):
     ledger = tmp_path / "ledger.jsonl"
     write(ledger, *games(60, 40))
-    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
-                                      "c0de"])
-    bots.main()
-    out = capsys.readouterr().out.split("\n\n")
+    out = tally_of(ledger, "c0de", monkeypatch, capsys)
     assert out[1] == "The bar of #46 (hard, code c0de):"
     assert out[2].splitlines()[2] == (
         "| baronoxx | 3 | ≥ 1.5x the fair share, lower bound above the fair share "
@@ -215,10 +219,7 @@ def test_the_bar_of_one_game_s_fingerprint_shows_that_game_s_tables_only(
         tmp_path, monkeypatch, capsys):
     ledger = tmp_path / "ledger.jsonl"
     write(ledger, *games(60, 40), game="onix", seed="bench/onix", fill="style:grabber")
-    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
-                                      "c0de"])
-    bots.main()
-    bar = capsys.readouterr().out.split("\n\n")[2].splitlines()[2:]
+    bar = tally_of(ledger, "c0de", monkeypatch, capsys)[2].splitlines()[2:]
     assert [row.split(" | ")[0:2] for row in bar] == [["| onix", "3"], ["| onix", "6"]]
 
 
@@ -245,10 +246,7 @@ def test_tally_of_the_code_now_ends_with_normal_s_measuring(tmp_path, monkeypatc
     ledger = tmp_path / "ledger.jsonl"
     write(ledger, *games(60, 30), code=bot_ledger.current("baronoxx"),
           contestant="bot:normal", fill="mixed")
-    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
-                                      "now"])
-    bots.main()
-    out = capsys.readouterr().out.split("\n\n")
+    out = tally_of(ledger, "now", monkeypatch, capsys)
     assert out[3] == "Normal against the family (#46 item 1, code now):"
     assert out[4].splitlines()[2] == (
         "| baronoxx | 3 | mixed 50.0% (37.7%–62.3%) | — "

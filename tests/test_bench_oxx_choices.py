@@ -1,6 +1,9 @@
 """bench/oxx_choices.py: 6 nimmt! card choices weighed against many-world values."""
 
 import random
+import sys
+
+import pytest
 
 from bench import oxx_choices
 from pbem.bots import search
@@ -37,3 +40,15 @@ def test_the_report_weighs_every_chooser_by_the_model_and_by_the_table():
     assert [line.split(",")[0].strip() for line in lines[1:]] == [
         "hard", "hard", "normal", "normal", "habit", "habit"]
     assert all("the best card" in line and " of 2" in line for line in lines[1:])
+
+
+@pytest.mark.parametrize("arguments, said", [
+    (["--players", "11"], "--players: 6 nimmt! seats 2 to 10"),
+    (["--positions", "0"], "--positions and --worlds must be 1 or more"),
+    (["--worlds", "0"], "--positions and --worlds must be 1 or more")])
+def test_a_table_or_a_count_it_cannot_measure_is_a_usage_error(arguments, said, monkeypatch,
+                                                                capsys):
+    monkeypatch.setattr(sys, "argv", ["bench.oxx_choices", *arguments])
+    with pytest.raises(SystemExit) as exit:
+        oxx_choices.main()
+    assert exit.value.code == 2 and said in capsys.readouterr().err

@@ -27,7 +27,7 @@ def add_commands(commands) -> None:
                        "of the game's family of opponent styles, e.g. style:keeper)")
     arena.add_argument("--games", type=int, default=200, help="games to play (200)")
     arena.add_argument("--seats", type=int, help="players per game (default: the "
-                       "contestants; more seats are random players)")
+                       "contestants; --fill takes the seats beyond them)")
     arena.add_argument("--seed", default="arena", help="the same seed gives the same games")
     arena.add_argument("--fill", default="random", help="who takes the seats beyond "
                        "--players: random (default), heuristic (a card game's plain "
