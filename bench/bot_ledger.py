@@ -31,7 +31,8 @@ DECIDING = ("pbem/bots", "pbem/engines", "notation")
 #: others' (a change to Gem Forge's habit cannot move a 6 nimmt! decision); the modules
 #: every game runs (the search, the styles, the arena, the engines' base) are in all.
 ONE_GAME = {
-    "baronoxx": ("pbem/bots/oxx_playout.py", "pbem/bots/styles_oxx.py",
+    "baronoxx": ("pbem/bots/oxx_playout.py", "pbem/bots/oxx_search.py",
+                 "pbem/bots/styles_oxx.py",
                  "pbem/engines/baronoxx", "notation/baronoxx.py"),
     "gemforge": ("pbem/bots/heuristic_gemforge.py", "pbem/engines/gemforge"),
     "onix": ("pbem/bots/onix_search.py", "pbem/bots/onix_evaluation.py",

@@ -23,7 +23,7 @@ import argparse
 import random
 import statistics
 
-from pbem.bots import decide, oxx_playout, search, styles
+from pbem.bots import decide, oxx_playout, oxx_search, search, styles
 from pbem.bots.arena import style_decision
 from pbem.bots.styles_oxx import FAMILY
 from pbem.engines import ENGINES
@@ -67,25 +67,18 @@ def _a_card_among_three(state) -> bool:
 
 def values(state, worlds: int, against: str | None, rng: random.Random) -> dict[str, float]:
     """Each card's mean reward for seat 0 over `worlds` worlds sampled from its view,
-    the others' styles drawn from the family (`against` None) or all `against`.
-
-    The worlds are sampled and played out as pbem.bots.search's `_paired` does (keep the
-    two alike); its steps are closures there, and search.py is in every game's ledger
-    fingerprint, so lifting them out would start every bench line again."""
+    the others' styles drawn from the family (`against` None) or all `against`: sampled
+    and played out by the bots' own steps (pbem.bots.oxx_search)."""
     world = search.canonical(ENGINE, state, 0)
     options = {ENGINE.notation(world, 0, d): d for d in search.candidates(ENGINE, world, 0)}
     totals = dict.fromkeys(options, 0.0)
     for _ in range(worlds):
-        names = (styles.sample(ENGINE, state.players, 0, rng) if against is None else
-                 tuple(styles.HABIT if s == 0 else against for s in range(state.players)))
-        seated = tuple(FAMILY[name] for name in names)
-        sampled = oxx_playout.as_habit(ENGINE.determinize(world, 0, rng), 0, rng,
-                                       search.OXX_EPSILON, seated)
+        names = None if against is None else tuple(
+            styles.HABIT if s == 0 else against for s in range(state.players))
+        sampled, seated = oxx_search.sampled_world(ENGINE, world, 0, rng, names)
         seed = rng.getrandbits(64)  # the same luck after every card
         for key, decision in options.items():
-            points, _ = oxx_playout.playout(ENGINE.apply(sampled, 0, decision), 0,
-                                            random.Random(seed), search.OXX_EPSILON, seated)
-            totals[key] += oxx_playout.reward(points, 0)
+            totals[key] += oxx_search.value(ENGINE, sampled, seated, 0, decision, seed)[0]
     return {key: total / worlds for key, total in totals.items()}
 
 

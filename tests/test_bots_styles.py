@@ -11,7 +11,7 @@ import pytest
 from bench.bots import matches
 from pbem.bots import heuristic, oxx_playout, search, styles
 from pbem.bots.arena import (GAME_CAP, arena, check_contestant, mixed, play_game,
-                             style_decision)
+                             Standing, style_decision, summary)
 from pbem.bots.styles_oxx import FAMILY as OXX_FAMILY, Counter
 from pbem.engines import ENGINES
 
@@ -275,3 +275,12 @@ def test_pbem_arena_seats_a_style_among_mixed_seats_and_names_a_game_s_styles(ca
     assert main(["arena", "onix", "--players", "style:keeper"]) == 2
     assert ("Onix's styles are habit, grabber, hoarder, spiteful, careless"
             in capsys.readouterr().err)
+
+
+def test_the_arena_summary_lines_up_names_longer_than_ten_letters():
+    standings = {name: Standing(name, shares=[0.5, 0.0]) for name in
+                 ("bot:hard", "style:keeper", "style:counter")}
+    lines = summary(standings, 3)
+    assert lines[0].startswith("     bot:hard:  25.0% of the wins (95% CI ")
+    assert lines[2].startswith("style:counter:  25.0% of the wins")
+    assert len({line.index(":", 9) for line in lines}) == 1

@@ -165,12 +165,13 @@ def mixed(engine: Engine, seats: list[str], k: int) -> list[str]:
 def summary(standings: dict[str, Standing], players: int) -> list[str]:
     """A line per contestant: mean share, its 95% interval, the fair share, timing."""
     lines = []
+    width = max((len(name) for name in standings), default=0)
     for standing in standings.values():
         low, high = standing.interval()
         timing = (f"; {len(standing.seconds)} decisions, p50 "
                   f"{standing.percentile(0.5) * 1000:.0f} ms, p99 "
                   f"{standing.percentile(0.99) * 1000:.0f} ms") if standing.seconds else ""
-        lines.append(f"{standing.name:>10}: {standing.mean:6.1%} of the wins "
+        lines.append(f"{standing.name:>{width}}: {standing.mean:6.1%} of the wins "
                      f"(95% CI {low:.1%}–{high:.1%}, fair share {1 / players:.1%}) over "
                      f"{len(standing.shares)} games{timing}")
     return lines

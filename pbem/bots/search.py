@@ -17,10 +17,10 @@ of a decision and selected by UCB among those available in the sampled world
 left to the playout: they are hidden from the bot anyway, or made at the same time.
 
 Two games compare a few options in the same sampled worlds instead (pbem.bots.paired):
-6 nimmt! (`_paired`), whose decision is one card before the others' are known, on a
-fast copy of the table (pbem.bots.oxx_playout); and Onix (pbem.bots.onix_search), the
-habit's few best options over the next round, judged by a learned evaluation: a
-six-player Onix step offers up to a hundred options, more than a tree's playouts could
+6 nimmt! (pbem.bots.oxx_search), whose decision is one card before the others' are
+known, on a fast copy of the table (pbem.bots.oxx_playout); and Onix
+(pbem.bots.onix_search), the habit's few best options over the next round, judged by a
+learned evaluation: a six-player Onix step offers up to a hundred options, more than a tree's playouts could
 tell apart. Every loop stops within the level's CPU cap (pbem.bots.cpu_cap). Games
 without a habit (none of the card games) play out at random.
 
@@ -34,9 +34,8 @@ from __future__ import annotations
 import math
 import random
 
-from pbem.bots import heuristic, onix_search, oxx_playout, paired, styles
+from pbem.bots import heuristic, onix_search, oxx_playout, oxx_search, styles
 from pbem.bots.cpu_cap import CpuCap
-from pbem.bots.styles_oxx import FAMILY as OXX_FAMILY
 from pbem.engines.base import CHANCE, Decision, Engine, State
 
 #: Per level: the CPU seconds a decision is meant to take, and a cap (time.process_time)
@@ -55,15 +54,6 @@ HABIT_EPSILON = 0.1
 #: The progressive bias towards the habit's choice in the tree: worth this many won
 #: playouts, spread over the choice's visits.
 BIAS = 3.0
-#: 6 nimmt!'s fast playout: what a playout's decision and a sampled world count in the
-#: budget (µs as they cost on 2026-12-04). A decision costs about half that since the
-#: table keeps each row's most bullheads of a colour, so a hard decision spends ~0.6 s
-#: of CPU, not its level's 1.2: kept so that the bench's lines of the family of styles
-#: (bench/README.md, #46) go on measuring the same decisions; raising the budget to the
-#: CPU again is a change of strength, to measure as such.
-OXX_DECISION_COST, OXX_WORLD_COST = 10, 120
-#: How often a seat of 6 nimmt!'s playouts departs from the habit at random.
-OXX_EPSILON = 0.1
 EXPLORATION = 0.7
 #: A playout longer than this (a game that drags on) scores every seat its fair share.
 PLAYOUT_CAP = 3000
@@ -171,7 +161,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     if len(options) == 1:
         return decision_named(engine, state, seat, next(iter(options)))
     if engine.id == "baronoxx" and oxx_playout.fits(world):
-        key = _paired(engine, world, seat, options, rng, budget, cap, iterations)
+        key = oxx_search.choose(engine, world, seat, options, rng, budget, cap, iterations)
         return decision_named(engine, state, seat, key)
     if engine.id == "onix":
         key = onix_search.choose(engine, world, seat, options, rng, budget, cap, iterations)
@@ -190,31 +180,6 @@ def choose(engine: Engine, state: State, seat: int, level: str, rng: random.Rand
     key = max(options, key=lambda k: (root.children[k].visits, root.children[k].reward)
               if k in root.children else (-1, 0.0))
     return decision_named(engine, state, seat, key)
-
-
-def _paired(engine: Engine, world: State, seat: int, options: dict, rng: random.Random,
-            budget: float, cap: float | None, iterations: int | None) -> str:
-    """6 nimmt!: every card (or row) played out in the same sampled worlds
-    (pbem.bots.paired), on the fast copy of the table. A bot's decision there is one
-    card before the others' cards are known, so there is no tree of its own decisions
-    to grow. Each world seats every other seat with a style of the family
-    (pbem.bots.styles), drawn anew per world; a seat that already chose in secret chose
-    as its style would."""
-    def sample():
-        seated = tuple(OXX_FAMILY[name] for name in
-                       styles.sample(engine, world.players, seat, rng))
-        styled = oxx_playout.as_habit(engine.determinize(world, seat, rng), seat, rng,
-                                      OXX_EPSILON, seated)
-        return (styled, seated), rng.getrandbits(64)
-
-    def play(sample, key, seed):
-        sample_world, seated = sample
-        after = engine.apply(sample_world, seat, options[key])
-        points, decisions = oxx_playout.playout(after, seat, random.Random(seed),
-                                                OXX_EPSILON, seated)
-        return (oxx_playout.reward(points, seat),
-                OXX_WORLD_COST + decisions * OXX_DECISION_COST)
-    return paired.compare(list(options), sample, play, budget, cap, iterations)
 
 
 def _settled(root: Node, remaining: float) -> bool:

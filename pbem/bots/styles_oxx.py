@@ -20,8 +20,6 @@ can too (pbem.bots.styles, from the seat's own view: its hand, the rows, the pil
 
 from __future__ import annotations
 
-import random
-
 from pbem.bots.oxx_playout import (HABIT, MASKS, PENALTY, Habit, Table, choose_card,
                                    choose_row)
 
