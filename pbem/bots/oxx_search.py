@@ -20,10 +20,12 @@ from pbem.bots.styles_oxx import FAMILY
 from pbem.engines.base import Decision, Engine, State
 
 #: What a playout's decision and a sampled world count in the budget (µs as they cost on
-#: 2026-12-04; bench/bots.py shows whether a level stays inside its cap). A decision
+#: 2026-12-05; bench/bots.py shows whether a level stays inside its cap). A decision
 #: cost 10 µs until the table kept each row's most bullheads of a colour (2a45bba), and
-#: was counted so until the lines of the family at that speed were measured (#46).
-DECISION_COST, WORLD_COST = 10, 120
+#: was counted so until then, so a hard decision spent ~0.55 s of its level's 1.2: at
+#: ten players against counters that left hard no better than the habit (bench/README,
+#: "6 nimmt! at 10 players, one style at a time").
+DECISION_COST, WORLD_COST = 5, 120
 #: How often a seat of the playouts departs from its style at random.
 EPSILON = 0.1
 
