@@ -22,9 +22,10 @@ from pbem.engines.base import Decision, Engine, State
 #: What a playout's decision and a sampled world count in the budget (µs as they cost on
 #: 2026-12-05; bench/bots.py shows whether a level stays inside its cap). A decision
 #: cost 10 µs until the table kept each row's most bullheads of a colour (2a45bba), and
-#: was counted so until then, so a hard decision spent ~0.55 s of its level's 1.2: at
-#: ten players against counters that left hard no better than the habit (bench/README,
-#: "6 nimmt! at 10 players, one style at a time").
+#: was still counted so after it, so that the lines of the bench went on measuring the
+#: same decisions; a hard decision then spent ~0.55 s of its level's 1.2 s, and at ten
+#: players against counters it chose no better than the habit (bench/README, "6 nimmt!
+#: at 10 players, one style at a time").
 DECISION_COST, WORLD_COST = 5, 120
 #: How often a seat of the playouts departs from its style at random.
 EPSILON = 0.1
