@@ -20,9 +20,9 @@ Two games compare a few options in the same sampled worlds instead (pbem.bots.pa
 6 nimmt! (pbem.bots.oxx_search), whose decision is one card before the others' are
 known, on a fast copy of the table (pbem.bots.oxx_playout); and Onix
 (pbem.bots.onix_search), the habit's few best options over the next round, judged by a
-learned evaluation: a six-player Onix step offers up to a hundred options, more than a tree's playouts could
-tell apart. Every loop stops within the level's CPU cap (pbem.bots.cpu_cap). Games
-without a habit (none of the card games) play out at random.
+learned evaluation: a six-player Onix step offers up to a hundred options, more than a
+tree's playouts could tell apart. Every loop stops within the level's CPU cap
+(pbem.bots.cpu_cap). Games without a habit (none of the card games) play out at random.
 
 The search never reads the state it is given except through `determinize` from its own
 seat: the state is first made canonical (`canonical`), so the bot's decision is the same
