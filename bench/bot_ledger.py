@@ -17,6 +17,8 @@ import ast
 import functools
 import hashlib
 import json
+import math
+import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -230,6 +232,65 @@ def measured(lines: list[Line], tables: dict[str, tuple[int, ...]],
             done.append(f"{name} {standing.mean:.1%} ({low:.1%}–{high:.1%})")
         rows.append(f"| {game} | {players} | {_names(done)} | {_names(short)} | "
                     f"{_names(lacking)} |")
+    return rows
+
+
+@dataclass
+class Change:
+    """What a change of code did to one line, on the same deals: the games both codes
+    played (the arena's game k is the same deal and seating at any code), the share
+    before and after over those games, the mean change per game with its standard
+    error, and how many games it won more of and less of."""
+    line: Line
+    numbers: list[int]
+    before: float
+    after: float
+    error: float
+    better: int
+    worse: int
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+def changes(lines: list[Line], before: list[Line]) -> list[Change]:
+    """Each line of `lines` against the same line (game, table, contestant, other seats,
+    seed) of `before`, game by game over the game numbers both hold (two at least: one
+    game has no error). Pairing the same deals leaves out the luck of the deal, which
+    is most of a share's spread: a change that 60 games a line cannot tell apart from
+    nothing may show here, and a change within about one standard error is none."""
+    earlier = {_line_key(line): line for line in before}
+    found = []
+    for line in lines:
+        old = earlier.get(_line_key(line))
+        numbers = sorted(set(line.games) & set(old.games)) if old else []
+        if len(numbers) < 2:
+            continue
+        steps = [line.games[k] - old.games[k] for k in numbers]
+        found.append(Change(
+            line, numbers, statistics.mean(old.games[k] for k in numbers),
+            statistics.mean(line.games[k] for k in numbers),
+            statistics.stdev(steps) / math.sqrt(len(steps)),
+            sum(step > 0 for step in steps), sum(step < 0 for step in steps)))
+    return found
+
+
+def _line_key(line: Line) -> tuple:
+    return line.game, line.players, line.contestant, line.fill, line.seed
+
+
+def compared(found: list[Change]) -> list[str]:
+    """A row of a Markdown table per line a change of code moved, under its header."""
+    rows = ["| game | players | contestant | other seats | same deals | before | after "
+            "| change (SE) | games better, worse |", "|---|---|---|---|---|---|---|---|---|"]
+    for step in found:
+        line, numbers = step.line, step.numbers
+        rows.append(
+            f"| {line.game} | {line.players} | {line.contestant} | {line.fill} | "
+            f"{len(numbers)} ({numbers[0]}–{numbers[-1]}) | {step.before:.1%} | "
+            f"{step.after:.1%} | {step.change * 100:+.1f} ({step.error * 100:.1f}) | "
+            f"{step.better}, {step.worse} |")
     return rows
 
 

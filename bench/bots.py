@@ -3,7 +3,8 @@
     .venv/bin/python -m bench.bots [--games N] [--only GAME] [--against WHO]
                                    [--level LEVEL] [--players N] [--log FILE] [--first K]
                                    [--record LEDGER]
-    .venv/bin/python -m bench.bots --tally LEDGER [LEDGER ...] [--code FINGERPRINT]
+    .venv/bin/python -m bench.bots --tally LEDGER [LEDGER ...] [--code FINGERPRINT
+                                   [--before FINGERPRINT]]
 
 WHO: random, heuristic, a style (habit, dumper, keeper, counter, careless, grabber, hoarder,
 spiteful, drawer, miner), mixed, or styles (each style of the game alone, then mixed).
@@ -37,6 +38,10 @@ again, so the same command run again goes on where the last one stopped. With `-
 (`now`: the code as it is) the tally ends with where the bar of #46 stands at each table
 it names: the lines of the family met, not met, short of games, and not yet played;
 then with how far `normal`'s lines (measured, not judged) have come at the same tables.
+`--before OLD` compares the code with an earlier one on the same deals: the arena's game
+k is the same deal and seating at any code, so each line's games that both codes played
+are paired, and the table gives the share before and after and the mean change per game
+with its standard error (bench/bot_ledger.py `changes`).
 """
 
 from __future__ import annotations
@@ -231,9 +236,14 @@ def main() -> None:
                         "number once")
     parser.add_argument("--code", metavar="FINGERPRINT", help="with --tally: only this "
                         "code's games (the code now: `now`)")
+    parser.add_argument("--before", metavar="FINGERPRINT", help="with --tally and "
+                        "--code: compare that code with this earlier one, game by game "
+                        "on the same deals")
     args = parser.parse_args()
     if args.code and not args.tally:
         parser.error("--code is for --tally")
+    if args.before and not args.code:
+        parser.error("--before is for --tally with --code")
     missing = [path for path in args.tally or () if not Path(path).is_file()]
     if missing:
         parser.error(f"no ledger at {', '.join(missing)}")
@@ -250,6 +260,12 @@ def main() -> None:
             print("\n".join(bot_ledger.bar(lines, tables, FAMILIES)))
             print(f"\nNormal against the family (#46 item 1, code {args.code}):\n")
             print("\n".join(bot_ledger.measured(lines, tables, FAMILIES, "bot:normal")))
+        if args.before:
+            found = bot_ledger.changes(lines, bot_ledger.tally(args.tally, args.before))
+            print(f"\nOn the same deals, code {args.code} against {args.before} "
+                  "(change: after − before, points a game; SE of the mean):\n")
+            print("\n".join(bot_ledger.compared(found)) if found else
+                  "No line has two games or more of both codes.")
         return
     if args.first < 0:
         parser.error("--first must be 0 or more")

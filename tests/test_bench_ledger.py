@@ -251,3 +251,42 @@ def test_tally_of_the_code_now_ends_with_normal_s_measuring(tmp_path, monkeypatc
     assert out[4].splitlines()[2] == (
         "| baronoxx | 3 | mixed 50.0% (37.7%–62.3%) | — "
         "| habit, dumper, keeper, counter, careless |")
+
+
+def test_a_change_of_code_is_measured_game_by_game_on_the_same_deals(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, (0, 1.0, [0.9]), (1, 0.0, [0.9]), (2, 0.0, [0.9]), (3, 0.5, [0.9]),
+          code="old")
+    write(ledger, (0, 1.0, [0.9]), (1, 1.0, [0.9]), (2, 0.0, [0.9]), (3, 1.0, [0.9]),
+          (4, 0.0, [0.9]))  # game 4: no deal of the old code to pair it with
+    write(ledger, (0, 1.0, [0.9]), (1, 1.0, [0.9]), fill="mixed")  # not at the old code
+    write(ledger, (7, 1.0, [0.9]), fill="style:habit", code="old")
+    write(ledger, (7, 0.0, [0.9]), fill="style:habit")  # one game: no error to give
+    [step] = bot_ledger.changes(bot_ledger.tally([str(ledger)], "c0de"),
+                                bot_ledger.tally([str(ledger)], "old"))
+    assert (step.numbers, step.before, step.after, step.better, step.worse) == (
+        [0, 1, 2, 3], 0.375, 0.75, 2, 0)
+    # The changes 0, 1, 0, 0.5: their spread 0.479, over the root of 4 games.
+    assert step.error == pytest.approx(0.2394, abs=1e-4)
+    assert bot_ledger.compared([step])[2] == (
+        "| baronoxx | 3 | bot:hard | style:keeper | 4 (0–3) | 37.5% | 75.0% "
+        "| +37.5 (23.9) | 2, 0 |")
+
+
+def test_tally_before_an_earlier_code_ends_with_the_change(tmp_path, monkeypatch, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *games(4, 1), code="old")
+    write(ledger, *games(4, 3))
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
+                                      "c0de", "--before", "old"])
+    bots.main()
+    out = capsys.readouterr().out.split("\n\n")
+    assert out[5] == ("On the same deals, code c0de against old (change: after − before, "
+                      "points a game; SE of the mean):")
+    assert out[6].splitlines()[2] == ("| baronoxx | 3 | bot:hard | style:keeper | 4 (0–3) "
+                                      "| 25.0% | 75.0% | +50.0 (28.9) | 2, 0 |")
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--before",
+                                      "old"])
+    with pytest.raises(SystemExit):
+        bots.main()
+    assert "--before is for --tally with --code" in capsys.readouterr().err
