@@ -109,10 +109,9 @@ def recorded(path: str, code: str, game: str, players: int, contestant: str, fil
     is no ledger yet)."""
     if not Path(path).exists():
         return set()
-    key = (code, game, players, contestant, fill, seed)
+    key = (game, players, contestant, fill, seed)
     for line in tally([path], code):
-        if (line.code, line.game, line.players, line.contestant, line.fill,
-                line.seed) == key:
+        if line.key == key:
             return set(line.games)
     return set()
 
@@ -128,6 +127,12 @@ class Line:
     seed: str
     games: dict[int, float] = field(default_factory=dict)
     seconds: list[float] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple:
+        """What makes it a line apart from its code: the same key at two codes is the
+        same deals and seatings, game number by game number (`changes`)."""
+        return self.game, self.players, self.contestant, self.fill, self.seed
 
     def standing(self) -> Standing:
         return Standing(self.contestant, [self.games[k] for k in sorted(self.games)],
@@ -259,11 +264,13 @@ def changes(lines: list[Line], before: list[Line]) -> list[Change]:
     seed) of `before`, game by game over the game numbers both hold (two at least: one
     game has no error). Pairing the same deals leaves out the luck of the deal, which
     is most of a share's spread: a change that 60 games a line cannot tell apart from
-    nothing may show here, and a change within about one standard error is none."""
-    earlier = {_line_key(line): line for line in before}
+    nothing may show here, and a change within about one standard error is none. The
+    pairing holds while game k's deal and seating come from k alone
+    (pbem.bots.arena); a change to how the arena seeds a game makes it meaningless."""
+    earlier = {line.key: line for line in before}
     found = []
     for line in lines:
-        old = earlier.get(_line_key(line))
+        old = earlier.get(line.key)
         numbers = sorted(set(line.games) & set(old.games)) if old else []
         if len(numbers) < 2:
             continue
@@ -274,10 +281,6 @@ def changes(lines: list[Line], before: list[Line]) -> list[Change]:
             statistics.stdev(steps) / math.sqrt(len(steps)),
             sum(step > 0 for step in steps), sum(step < 0 for step in steps)))
     return found
-
-
-def _line_key(line: Line) -> tuple:
-    return line.game, line.players, line.contestant, line.fill, line.seed
 
 
 def compared(found: list[Change]) -> list[str]:
