@@ -20,6 +20,7 @@ import json
 import math
 import statistics
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,6 +135,13 @@ class Line:
         same deals and seatings, game number by game number (`changes`)."""
         return self.game, self.players, self.contestant, self.fill, self.seed
 
+    @property
+    def deals(self) -> tuple:
+        """The deals and seatings its game numbers name, whoever the contestant: a bot
+        of any level sits in the seat game k gives it, among the same other seats, so
+        two levels' lines with the same deals pair game by game (`between`)."""
+        return self.game, self.players, self.fill, self.seed
+
     def standing(self) -> Standing:
         return Standing(self.contestant, [self.games[k] for k in sorted(self.games)],
                         self.seconds)
@@ -242,56 +250,101 @@ def measured(lines: list[Line], tables: dict[str, tuple[int, ...]],
 
 @dataclass
 class Change:
-    """What a change of code did to one line, on the same deals: the games both codes
-    played (the arena's game k is the same deal and seating at any code), the share
-    before and after over those games, the mean change per game with its standard
-    error, and how many games it won more of and less of."""
+    """What a change did to one line on the same deals: the game numbers both sides
+    played (the arena's game k is the same deal and seating at any code, and for a bot
+    of any level), each game's share before and after (`pairs`), and from them the
+    shares, the mean change per game with its standard error, and how many games it
+    won more of and less of."""
     line: Line
     numbers: list[int]
-    before: float
-    after: float
-    error: float
-    better: int
-    worse: int
+    pairs: list[tuple[float, float]]
+
+    @property
+    def before(self) -> float:
+        return statistics.mean(old for old, _ in self.pairs)
+
+    @property
+    def after(self) -> float:
+        return statistics.mean(new for _, new in self.pairs)
 
     @property
     def change(self) -> float:
         return self.after - self.before
 
+    @property
+    def error(self) -> float:
+        steps = [new - old for old, new in self.pairs]
+        return statistics.stdev(steps) / math.sqrt(len(steps))
 
-def changes(lines: list[Line], before: list[Line]) -> list[Change]:
-    """Each line of `lines` against the same line (game, table, contestant, other seats,
-    seed) of `before`, game by game over the game numbers both hold (two at least: one
-    game has no error). Pairing the same deals leaves out the luck of the deal, which
-    is most of a share's spread: a change that 60 games a line cannot tell apart from
-    nothing may show here, and a change within about one standard error is none. The
-    pairing holds while game k's deal and seating come from k alone
-    (pbem.bots.arena); a change to how the arena seeds a game makes it meaningless."""
-    earlier = {line.key: line for line in before}
+    @property
+    def better(self) -> int:
+        return sum(new > old for old, new in self.pairs)
+
+    @property
+    def worse(self) -> int:
+        return sum(new < old for old, new in self.pairs)
+
+
+def changes(lines: list[Line], before: list[Line],
+            key: Callable[[Line], tuple] = lambda line: line.key) -> list[Change]:
+    """Each line of `lines` against the line of `before` with the same `key` (by
+    default the same line: game, table, contestant, other seats, seed), game by game
+    over the game numbers both hold (two at least: one game has no error). Pairing the
+    same deals leaves out the luck of the deal, which is most of a share's spread: a
+    change that 60 games a line cannot tell apart from nothing may show here, and a
+    change within about one standard error is none. The pairing holds while game k's
+    deal and seating come from k alone (pbem.bots.arena); a change to how the arena
+    seeds a game makes it meaningless."""
+    earlier = {key(line): line for line in before}
     found = []
     for line in lines:
-        old = earlier.get(line.key)
+        old = earlier.get(key(line))
         numbers = sorted(set(line.games) & set(old.games)) if old else []
-        if len(numbers) < 2:
-            continue
-        steps = [line.games[k] - old.games[k] for k in numbers]
-        found.append(Change(
-            line, numbers, statistics.mean(old.games[k] for k in numbers),
-            statistics.mean(line.games[k] for k in numbers),
-            statistics.stdev(steps) / math.sqrt(len(steps)),
-            sum(step > 0 for step in steps), sum(step < 0 for step in steps)))
+        if len(numbers) >= 2:
+            found.append(Change(line, numbers,
+                                [(old.games[k], line.games[k]) for k in numbers]))
     return found
 
 
-def compared(found: list[Change]) -> list[str]:
-    """A row of a Markdown table per line a change of code moved, under its header."""
-    rows = ["| game | players | contestant | other seats | same deals | before | after "
-            "| change (SE) | games better, worse |", "|---|---|---|---|---|---|---|---|---|"]
+def pooled(found: list[Change]) -> list[Change]:
+    """The changes of `found` pooled a table at a time (game, players, contestant), for
+    tables of two lines or more: every paired game of the table's lines at once, its
+    other seats `all`. A change too small for any one line to tell may show over all of
+    them; their games are different deals, so each step counts as one draw."""
+    tables: dict[tuple, list[Change]] = {}
+    for step in found:
+        line = step.line
+        tables.setdefault((line.game, line.players, line.contestant), []).append(step)
+    return [Change(Line(steps[0].line.code, *table, "all", steps[0].line.seed),
+                   [k for step in steps for k in step.numbers],
+                   [pair for step in steps for pair in step.pairs])
+            for table, steps in tables.items() if len(steps) >= 2]
+
+
+def between(lines: list[Line], contestant: str, other: str) -> list[Change]:
+    """`contestant` (`bot:normal`) against `other` (`bot:hard`) in `lines` of one code,
+    on the same deals: each of `contestant`'s lines paired game by game with `other`'s
+    line among the same other seats, as `changes` pairs two codes ("before" is
+    `other`'s share, "after" `contestant`'s). Two levels' shares over 60 games each
+    differ by chance as much as by strength; paired, the luck of the deal cancels."""
+    return changes([line for line in lines if line.contestant == contestant],
+                   [line for line in lines if line.contestant == other],
+                   key=lambda line: line.deals)
+
+
+def compared(found: list[Change], before: str = "before",
+             after: str = "after") -> list[str]:
+    """A row of a Markdown table per line a change moved, under its header; `before`
+    and `after` name the two columns of shares (two codes, or two levels). A row of
+    pooled lines (`pooled`) gives the span of game numbers its lines share."""
+    rows = [f"| game | players | contestant | other seats | same deals | {before} | "
+            f"{after} | change (SE) | games better, worse |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for step in found:
         line, numbers = step.line, step.numbers
         rows.append(
             f"| {line.game} | {line.players} | {line.contestant} | {line.fill} | "
-            f"{len(numbers)} ({numbers[0]}–{numbers[-1]}) | {step.before:.1%} | "
+            f"{len(numbers)} ({min(numbers)}–{max(numbers)}) | {step.before:.1%} | "
             f"{step.after:.1%} | {step.change * 100:+.1f} ({step.error * 100:.1f}) | "
             f"{step.better}, {step.worse} |")
     return rows

@@ -4,7 +4,7 @@
                                    [--level LEVEL] [--players N] [--log FILE] [--first K]
                                    [--record LEDGER]
     .venv/bin/python -m bench.bots --tally LEDGER [LEDGER ...] [--code FINGERPRINT
-                                   [--before FINGERPRINT]]
+                                   [--before FINGERPRINT] [--levels LEVEL OTHER]]
 
 WHO: random, heuristic, a style (habit, dumper, keeper, counter, careless, grabber, hoarder,
 spiteful, drawer, miner), mixed, or styles (each style of the game alone, then mixed).
@@ -41,7 +41,9 @@ then with how far `normal`'s lines (measured, not judged) have come at the same 
 `--before OLD` compares the code with an earlier one on the same deals: the arena's game
 k is the same deal and seating at any code, so each line's games that both codes played
 are paired, and the table gives the share before and after and the mean change per game
-with its standard error (bench/bot_ledger.py `changes`).
+with its standard error (bench/bot_ledger.py `changes`). `--levels normal hard` pairs two
+levels of the one code the same way: a bot of either level sits in the seat game k gives
+it, among the same other seats (`between`).
 """
 
 from __future__ import annotations
@@ -239,11 +241,16 @@ def main() -> None:
     parser.add_argument("--before", metavar="FINGERPRINT", help="with --tally and "
                         "--code: compare that code with this earlier one, game by game "
                         "on the same deals")
+    parser.add_argument("--levels", nargs=2, choices=LEVELS, metavar=("LEVEL", "OTHER"),
+                        help="with --tally and --code: compare LEVEL with OTHER at that "
+                        "code, game by game on the same deals (normal hard)")
     args = parser.parse_args()
     if args.code and not args.tally:
         parser.error("--code is for --tally")
     if args.before and not args.code:
         parser.error("--before is for --tally with --code")
+    if args.levels and not args.code:
+        parser.error("--levels is for --tally with --code")
     missing = [path for path in args.tally or () if not Path(path).is_file()]
     if missing:
         parser.error(f"no ledger at {', '.join(missing)}")
@@ -264,8 +271,17 @@ def main() -> None:
             found = bot_ledger.changes(lines, bot_ledger.tally(args.tally, args.before))
             print(f"\nOn the same deals, code {args.code} against {args.before} "
                   "(change: after − before, points a game; SE of the mean):\n")
-            print("\n".join(bot_ledger.compared(found)) if found else
+            print("\n".join(bot_ledger.compared(found + bot_ledger.pooled(found)))
+                  if found else
                   "No line has two games or more of both codes.")
+        if args.levels:
+            level, other = args.levels
+            found = bot_ledger.between(lines, f"bot:{level}", f"bot:{other}")
+            print(f"\nOn the same deals, code {args.code}: {level} against {other} "
+                  f"(change: {level} − {other}, points a game; SE of the mean):\n")
+            print("\n".join(bot_ledger.compared(found + bot_ledger.pooled(found),
+                                                  other, level)) if found else
+                  "No line has two games or more of both levels.")
         return
     if args.first < 0:
         parser.error("--first must be 0 or more")

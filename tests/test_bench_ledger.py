@@ -290,3 +290,66 @@ def test_tally_before_an_earlier_code_ends_with_the_change(tmp_path, monkeypatch
     with pytest.raises(SystemExit):
         bots.main()
     assert "--before is for --tally with --code" in capsys.readouterr().err
+
+
+def test_two_levels_of_one_code_are_compared_game_by_game_on_the_same_deals(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, (0, 1.0, [0.9]), (1, 0.0, [0.9]), (2, 1.0, [0.9]), (3, 0.5, [0.9]))
+    write(ledger, (0, 0.0, [0.3]), (1, 0.0, [0.3]), (2, 1.0, [0.3]),
+          contestant="bot:normal")  # game 3 not played by normal: left out
+    write(ledger, (0, 1.0, [0.3]), (1, 1.0, [0.3]), contestant="bot:normal",
+          fill="mixed")  # hard has no mixed line to pair it with
+    write(ledger, (0, 1.0, [0.9]), (1, 1.0, [0.9]), code="old", contestant="bot:normal")
+    [step] = bot_ledger.between(bot_ledger.tally([str(ledger)], "c0de"), "bot:normal",
+                                "bot:hard")
+    assert (step.line.contestant, step.numbers, step.before, step.better, step.worse) == (
+        "bot:normal", [0, 1, 2], pytest.approx(2 / 3), 0, 1)
+    assert step.after == pytest.approx(1 / 3)
+    assert bot_ledger.compared([step], "hard", "normal")[:3] == [
+        "| game | players | contestant | other seats | same deals | hard | normal "
+        "| change (SE) | games better, worse |",
+        "|---|---|---|---|---|---|---|---|---|",
+        "| baronoxx | 3 | bot:normal | style:keeper | 3 (0–2) | 66.7% | 33.3% "
+        "| -33.3 (33.3) | 0, 1 |"]
+
+
+def test_the_changes_of_a_table_s_lines_are_pooled_as_one_row(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    for fill, new in (("style:keeper", 1.0), ("style:habit", 0.5)):
+        write(ledger, (0, 0.0, [0.9]), (1, 0.0, [0.9]), fill=fill, code="old")
+        write(ledger, (0, new, [0.9]), (1, 0.0, [0.9]), fill=fill)
+    write(ledger, (4, 0.0, [0.9]), (5, 0.0, [0.9]), players=10, code="old")
+    write(ledger, (4, 1.0, [0.9]), (5, 1.0, [0.9]), players=10)  # one line: no pool
+    found = bot_ledger.changes(bot_ledger.tally([str(ledger)], "c0de"),
+                               bot_ledger.tally([str(ledger)], "old"))
+    [whole] = bot_ledger.pooled(found)
+    assert (whole.line.players, whole.line.fill, whole.numbers) == (
+        3, "all", [0, 1, 0, 1])
+    # The steps 0.5, 0, 1, 0 (habit's games, then keeper's): mean 0.375, spread 0.479.
+    assert (whole.before, whole.after, whole.better, whole.worse) == (0, 0.375, 2, 0)
+    assert bot_ledger.compared([whole])[2] == (
+        "| baronoxx | 3 | bot:hard | all | 4 (0–1) | 0.0% | 37.5% | +37.5 (23.9) "
+        "| 2, 0 |")
+
+
+def test_tally_with_levels_ends_with_normal_against_hard(tmp_path, monkeypatch, capsys):
+    ledger = tmp_path / "ledger.jsonl"
+    write(ledger, *games(4, 3))
+    write(ledger, *games(4, 1), contestant="bot:normal")
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
+                                      "c0de", "--levels", "normal", "hard"])
+    bots.main()
+    out = capsys.readouterr().out.split("\n\n")
+    assert out[5] == ("On the same deals, code c0de: normal against hard (change: "
+                      "normal − hard, points a game; SE of the mean):")
+    assert out[6].splitlines()[:3] == [
+        "| game | players | contestant | other seats | same deals | hard | normal "
+        "| change (SE) | games better, worse |",
+        "|---|---|---|---|---|---|---|---|---|",
+        "| baronoxx | 3 | bot:normal | style:keeper | 4 (0–3) | 75.0% | 25.0% "
+        "| -50.0 (28.9) | 0, 2 |"]
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--levels",
+                                      "normal", "hard"])
+    with pytest.raises(SystemExit):
+        bots.main()
+    assert "--levels is for --tally with --code" in capsys.readouterr().err
