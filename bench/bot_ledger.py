@@ -110,7 +110,7 @@ def recorded(path: str, code: str, game: str, players: int, contestant: str, fil
     is no ledger yet)."""
     if not Path(path).exists():
         return set()
-    key = (game, players, contestant, fill, seed)
+    key = Line(code, game, players, contestant, fill, seed).key
     for line in tally([path], code):
         if line.key == key:
             return set(line.games)
@@ -273,8 +273,19 @@ class Change:
 
     @property
     def error(self) -> float:
+        """The standard error of the mean change, the steps of one deal (game number)
+        taken together. A pooled table (`pooled`) holds game k once a line: the same
+        deal among other seats, and a deal that favours one side in one line tends to
+        in the others, so its steps are not independent draws. With a step a deal (one
+        line) this is the plain standard deviation over the root of the count."""
         steps = [new - old for old, new in self.pairs]
-        return statistics.stdev(steps) / math.sqrt(len(steps))
+        mean = statistics.mean(steps)
+        deals: dict[int, float] = {}
+        for k, step in zip(self.numbers, steps):
+            deals[k] = deals.get(k, 0.0) + step - mean
+        count = len(deals)
+        spread = count / (count - 1) * sum(total * total for total in deals.values())
+        return math.sqrt(spread) / len(steps)
 
     @property
     def better(self) -> int:
@@ -310,7 +321,8 @@ def pooled(found: list[Change]) -> list[Change]:
     """The changes of `found` pooled a table at a time (game, players, contestant), for
     tables of two lines or more: every paired game of the table's lines at once, its
     other seats `all`. A change too small for any one line to tell may show over all of
-    them; their games are different deals, so each step counts as one draw."""
+    them. Game k of each line is the same deal (the seed is the game's, not the
+    line's), so the error counts a deal's steps together (`Change.error`)."""
     tables: dict[tuple, list[Change]] = {}
     for step in found:
         line = step.line
@@ -334,13 +346,14 @@ def between(lines: list[Line], contestant: str, other: str) -> list[Change]:
 
 def compared(found: list[Change], before: str = "before",
              after: str = "after") -> list[str]:
-    """A row of a Markdown table per line a change moved, under its header; `before`
-    and `after` name the two columns of shares (two codes, or two levels). A row of
-    pooled lines (`pooled`) gives the span of game numbers its lines share."""
+    """A row of a Markdown table per line a change moved, under its header, then a row
+    `all` per table of two lines or more (`pooled`: its span is the game numbers its
+    lines share); `before` and `after` name the two columns of shares (two codes, or
+    two levels)."""
     rows = [f"| game | players | contestant | other seats | same deals | {before} | "
             f"{after} | change (SE) | games better, worse |",
             "|---|---|---|---|---|---|---|---|---|"]
-    for step in found:
+    for step in found + pooled(found):
         line, numbers = step.line, step.numbers
         rows.append(
             f"| {line.game} | {line.players} | {line.contestant} | {line.fill} | "

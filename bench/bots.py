@@ -251,6 +251,8 @@ def main() -> None:
         parser.error("--before is for --tally with --code")
     if args.levels and not args.code:
         parser.error("--levels is for --tally with --code")
+    if args.levels and args.levels[0] == args.levels[1]:
+        parser.error("--levels names two different levels (normal hard)")
     missing = [path for path in args.tally or () if not Path(path).is_file()]
     if missing:
         parser.error(f"no ledger at {', '.join(missing)}")
@@ -271,16 +273,14 @@ def main() -> None:
             found = bot_ledger.changes(lines, bot_ledger.tally(args.tally, args.before))
             print(f"\nOn the same deals, code {args.code} against {args.before} "
                   "(change: after − before, points a game; SE of the mean):\n")
-            print("\n".join(bot_ledger.compared(found + bot_ledger.pooled(found)))
-                  if found else
+            print("\n".join(bot_ledger.compared(found)) if found else
                   "No line has two games or more of both codes.")
         if args.levels:
             level, other = args.levels
             found = bot_ledger.between(lines, f"bot:{level}", f"bot:{other}")
             print(f"\nOn the same deals, code {args.code}: {level} against {other} "
                   f"(change: {level} − {other}, points a game; SE of the mean):\n")
-            print("\n".join(bot_ledger.compared(found + bot_ledger.pooled(found),
-                                                  other, level)) if found else
+            print("\n".join(bot_ledger.compared(found, other, level)) if found else
                   "No line has two games or more of both levels.")
         return
     if args.first < 0:

@@ -325,10 +325,14 @@ def test_the_changes_of_a_table_s_lines_are_pooled_as_one_row(tmp_path):
     [whole] = bot_ledger.pooled(found)
     assert (whole.line.players, whole.line.fill, whole.numbers) == (
         3, "all", [0, 1, 0, 1])
-    # The steps 0.5, 0, 1, 0 (habit's games, then keeper's): mean 0.375, spread 0.479.
     assert (whole.before, whole.after, whole.better, whole.worse) == (0, 0.375, 2, 0)
-    assert bot_ledger.compared([whole])[2] == (
-        "| baronoxx | 3 | bot:hard | all | 4 (0–1) | 0.0% | 37.5% | +37.5 (23.9) "
+    # The steps 0.5, 0, 1, 0 (habit's games 0 and 1, then keeper's): deal 0 went up in
+    # both lines, so its steps count as one. About the mean 0.375, deal 0's add up to
+    # 0.75 and deal 1's to -0.75: the root of 2/1 * (0.75² + 0.75²), over 4 steps, is
+    # 0.375 (as 4 independent steps it would be 0.239).
+    assert whole.error == pytest.approx(0.375)
+    assert bot_ledger.compared(found)[-1] == (
+        "| baronoxx | 3 | bot:hard | all | 4 (0–1) | 0.0% | 37.5% | +37.5 (37.5) "
         "| 2, 0 |")
 
 
@@ -353,3 +357,8 @@ def test_tally_with_levels_ends_with_normal_against_hard(tmp_path, monkeypatch, 
     with pytest.raises(SystemExit):
         bots.main()
     assert "--levels is for --tally with --code" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["bench.bots", "--tally", str(ledger), "--code",
+                                      "c0de", "--levels", "hard", "hard"])
+    with pytest.raises(SystemExit):
+        bots.main()
+    assert "--levels names two different levels" in capsys.readouterr().err
