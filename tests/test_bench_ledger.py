@@ -299,7 +299,8 @@ def test_two_levels_of_one_code_are_compared_game_by_game_on_the_same_deals(tmp_
           contestant="bot:normal")  # game 3 not played by normal: left out
     write(ledger, (0, 1.0, [0.3]), (1, 1.0, [0.3]), contestant="bot:normal",
           fill="mixed")  # hard has no mixed line to pair it with
-    write(ledger, (0, 1.0, [0.9]), (1, 1.0, [0.9]), code="old", contestant="bot:normal")
+    write(ledger, (0, 1.0, [0.9]), (1, 1.0, [0.9]), code="old",
+          contestant="bot:normal")  # another code's: not in this tally
     [step] = bot_ledger.between(bot_ledger.tally([str(ledger)], "c0de"), "bot:normal",
                                 "bot:hard")
     assert (step.line.contestant, step.numbers, step.before, step.better, step.worse) == (
